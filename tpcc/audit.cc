@@ -1,0 +1,87 @@
+#include "tpcc/audit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tpcc {
+namespace {
+
+// A binomial rate audited against [spec_low, spec_high] percent, expected
+// `expected` percent.
+AuditResult rate(const std::string& name, uint64_t hits, uint64_t trials, double expected,
+                 double spec_low, double spec_high) {
+  AuditResult result;
+  result.name = name;
+  result.spec_low = spec_low;
+  result.spec_high = spec_high;
+  result.low = spec_low;
+  result.high = spec_high;
+  if (trials == 0) {
+    result.ok = false;
+    result.note = "no transactions of this kind";
+    return result;
+  }
+  result.value = 100.0 * static_cast<double>(hits) / static_cast<double>(trials);
+  double p = expected / 100;
+  double sigma_pct = 100 * std::sqrt(p * (1 - p) / static_cast<double>(trials));
+  double half_band = std::min(expected - spec_low, spec_high - expected);
+  if (3 * sigma_pct > half_band) {
+    result.low = std::min(spec_low, expected - 3 * sigma_pct);
+    result.high = std::max(spec_high, expected + 3 * sigma_pct);
+    result.note = fmt::format("sample of {} too small for the spec band; widened to +-3 sigma",
+                              trials);
+  }
+  result.ok = result.value >= result.low && result.value <= result.high;
+  return result;
+}
+
+}  // namespace
+
+std::vector<AuditResult> audit_mix(const MixCounts& mix, int warehouses) {
+  std::vector<AuditResult> results;
+  results.push_back(rate("new_order_rollbacks_pct", mix.new_order_rollbacks, mix.new_orders, 1.0,
+                         0.9, 1.1));
+
+  AuditResult lines;
+  lines.name = "avg_order_lines";
+  lines.spec_low = lines.low = 9.5;
+  lines.spec_high = lines.high = 10.5;
+  if (mix.new_orders > 0) {
+    lines.value = static_cast<double>(mix.order_lines) / static_cast<double>(mix.new_orders);
+    // Uniform 5..15 has sigma sqrt(10); widen like the rates for tiny samples.
+    double sigma = std::sqrt(10.0 / static_cast<double>(mix.new_orders));
+    if (3 * sigma > 0.5) {
+      lines.low = 10 - 3 * sigma;
+      lines.high = 10 + 3 * sigma;
+      lines.note = "sample too small for the spec band; widened to +-3 sigma";
+    }
+    lines.ok = lines.value >= lines.low && lines.value <= lines.high;
+  } else {
+    lines.note = "no new-order transactions";
+  }
+  results.push_back(lines);
+
+  if (warehouses > 1) {
+    results.push_back(rate("remote_order_lines_pct", mix.remote_order_lines, mix.order_lines, 1.0,
+                           0.95, 1.05));
+    results.push_back(
+        rate("remote_payments_pct", mix.remote_payments, mix.payments, 15.0, 14.0, 16.0));
+  } else {
+    for (const char* name : {"remote_order_lines_pct", "remote_payments_pct"}) {
+      AuditResult not_applicable;
+      not_applicable.name = name;
+      not_applicable.ok = true;
+      not_applicable.note = "W=1: every supplier and customer is in the home warehouse";
+      results.push_back(not_applicable);
+    }
+  }
+  results.push_back(rate("payments_by_name_pct", mix.payments_by_name, mix.payments, 60.0, 57.0,
+                         63.0));
+  results.push_back(rate("order_status_by_name_pct", mix.order_statuses_by_name,
+                         mix.order_statuses, 60.0, 57.0, 63.0));
+  return results;
+}
+
+}  // namespace tpcc

@@ -1,0 +1,149 @@
+// The small interface the TPC-C harness runs against.
+//
+// A Backend names a database (engine + storage + location); it hands out
+// Connections. A Connection prepares statements once and runs transactions:
+// `write(body)` for a read-write transaction and `read(body)` for a read-only
+// one. The body executes prepared statements through the Txn it is given.
+//
+// The transaction code of the harness is written once against this interface;
+// the backend decides how a transaction is begun, retried and committed (for
+// example BEGIN IMMEDIATE and a busy handler on SQLite, the owner thread on
+// solo, REPEATABLE READ and serialization retries on PostgreSQL).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tpcc/value.h"
+
+namespace tpcc {
+
+// An error from an engine. `retryable` errors (busy, serialization failure)
+// make the backend run the transaction body again; others end it.
+class BackendError : public std::runtime_error {
+ public:
+  BackendError(const std::string& what, bool retryable = false)
+      : std::runtime_error(what), retryable_(retryable) {}
+  bool retryable() const { return retryable_; }
+
+ private:
+  bool retryable_;
+};
+
+// A result set: rows of values, column count fixed per statement.
+class Rows {
+ public:
+  void clear() { values_.clear(); columns_ = 0; }
+  void set_columns(size_t columns) { columns_ = columns; }
+  void push(Value value) { values_.push_back(std::move(value)); }
+
+  size_t columns() const { return columns_; }
+  size_t size() const { return columns_ == 0 ? 0 : values_.size() / columns_; }
+  bool empty() const { return size() == 0; }
+  const Value& at(size_t row, size_t col) const { return values_[row * columns_ + col]; }
+
+  // Typed accessors. They throw BackendError when the value has another type
+  // (a NULL read as a number, say), naming the row and column.
+  bool is_null(size_t row, size_t col) const;
+  int64_t get_int(size_t row, size_t col) const;
+  // The value as units at `scale`, whatever the engine returned (integer,
+  // double or exact decimal text).
+  int64_t get_decimal(size_t row, size_t col, int scale) const;
+  double get_double(size_t row, size_t col) const;
+  std::string get_text(size_t row, size_t col) const;
+  int64_t get_timestamp(size_t row, size_t col) const;
+
+ private:
+  std::vector<Value> values_;
+  size_t columns_ = 0;
+};
+
+using StmtId = int;
+
+// The handle a transaction body uses. Valid only inside the body.
+class Txn {
+ public:
+  virtual ~Txn() = default;
+  // Executes prepared statement `stmt` with `params` (bound in order to the
+  // statement's `?` placeholders). Result rows, if any, replace `*out` when
+  // `out` is not null. Throws BackendError.
+  virtual void exec(StmtId stmt, const std::vector<Value>& params, Rows* out = nullptr) = 0;
+};
+
+// What a transaction body asks for at its end.
+enum class Outcome { kCommit, kRollback };
+
+// What happened to one transaction.
+struct TxnResult {
+  Outcome outcome = Outcome::kCommit;  // kRollback when the body asked for it
+  uint32_t retries = 0;                // times the body was run again
+};
+
+using TxnBody = std::function<Outcome(Txn&)>;
+
+// One client connection. Used by one thread at a time.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  Connection() = default;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Prepares `sql` (portable text with `?` placeholders). The id stays valid
+  // for the connection's life. Throws BackendError on a bad statement.
+  virtual StmtId prepare(const std::string& sql) = 0;
+
+  // Runs `body` as one read-write transaction. If the engine reports a
+  // retryable conflict, the transaction is rolled back and `body` runs again
+  // (the body must therefore only depend on its captured inputs). If the body
+  // returns kRollback the transaction is rolled back. Throws BackendError for
+  // non-retryable errors (after rolling back).
+  virtual TxnResult write(const TxnBody& body) = 0;
+
+  // Runs `body` as one read-only transaction that sees one consistent state.
+  virtual TxnResult read(const TxnBody& body) = 0;
+
+  // Runs a DDL or utility statement outside any transaction body.
+  virtual void execute_script(const std::string& sql) = 0;
+};
+
+enum class Storage { kRam, kDisk };
+
+// A database of one engine at one location.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // Where the database lives (a path or a server address), for messages.
+  virtual std::string location() const { return name(); }
+  // True when the database exists (files present, schema created).
+  virtual bool exists() = 0;
+  // Removes any existing database so a fresh one can be loaded.
+  virtual void destroy() = 0;
+  // Opens a new connection (creating the database file if needed).
+  virtual std::unique_ptr<Connection> connect() = 0;
+  // How many connections may usefully load in parallel.
+  virtual int load_parallelism() const = 0;
+  // Engine settings worth recording with results (pragmas, config).
+  virtual std::string describe_config() const = 0;
+  // Process ids whose CPU time should be counted with ours (servers); none
+  // for embedded engines.
+  virtual std::vector<int> server_pids() { return {}; }
+};
+
+struct BackendOptions {
+  std::string engine = "sqlite";
+  Storage storage = Storage::kRam;
+  std::string dir;  // where the database lives; empty = storage default
+  std::string sqlite_profile;  // named pragma set; empty = best for storage
+};
+
+// Creates the backend named by `options.engine`. Throws std::invalid_argument
+// for an unknown engine.
+std::unique_ptr<Backend> make_backend(const BackendOptions& options);
+
+}  // namespace tpcc

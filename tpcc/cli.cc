@@ -1,0 +1,197 @@
+#include "tpcc/cli.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+namespace tpcc {
+namespace {
+
+bool parse_int(const std::string& text, int64_t* out) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, *out);
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+bool parse_double(const std::string& text, double* out) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, *out);
+  return ec == std::errc() && ptr == end && !text.empty() && std::isfinite(*out);
+}
+
+}  // namespace
+
+std::string usage_text() {
+  return R"(usage: tpcc <command> [options]
+
+Runs TPC-C (5.11) against an engine and checks the result.
+
+commands:
+  load     create the schema and load W warehouses (then check all 12 conditions)
+  run      load a fresh database (unless --no-load), run T terminals for the
+           duration, then check the consistency conditions and audit the mix
+  check    check the consistency conditions of an existing database
+  help     this text
+
+options:
+  --engine NAME        sqlite (default: sqlite)
+  --warehouses W       number of warehouses, W >= 1 (default 1)
+  --terminals T        terminal threads, T >= 1 (default 4); terminal i has home
+                       warehouse i % W + 1 and district (i / W) % 10 + 1
+  --duration S         measured seconds (default 30)
+  --warmup S           seconds run before measuring (default 0)
+  --storage ram|disk   ram: database files on /dev/shm; disk: on the real disk,
+                       every commit durable (default ram)
+  --dir PATH           where the database lives (default: /dev/shm/solo-tpcc for
+                       ram, ./tpcc-data for disk)
+  --seed N             seed of the load and of the terminals (default 1)
+  --think              keying and think times on (clause 5.2.5); off by default
+  --no-load            run against the database already in --dir
+  --no-check           skip the consistency conditions after the run
+  --after-load         check: include condition 11 (holds only right after load)
+  --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
+                       storage; see results/sqlite-sweep)
+  --json FILE          write the results as JSON
+  --quiet              no progress output
+  --help               this text
+
+exit status: 0 when everything held, 1 when a check, the audit or the run
+failed, 2 for a usage error.
+)";
+}
+
+std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::string* error) {
+  CliOptions options;
+  if (args.empty()) {
+    *error = "missing command (load, run, check); see tpcc --help";
+    return std::nullopt;
+  }
+  size_t arg_idx = 0;
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    options.command = "help";
+    return options;
+  }
+  options.command = args[arg_idx++];
+  if (options.command != "load" && options.command != "run" && options.command != "check") {
+    *error = fmt::format("unknown command '{}' (expected load, run or check)", options.command);
+    return std::nullopt;
+  }
+  while (arg_idx < args.size()) {
+    std::string flag = args[arg_idx++];
+    std::string value;
+    // --flag=value is accepted as well as --flag value.
+    if (size_t eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    auto take_value = [&]() -> std::optional<std::string> {
+      if (!value.empty()) return value;
+      if (arg_idx >= args.size()) {
+        *error = fmt::format("{} needs a value", flag);
+        return std::nullopt;
+      }
+      return args[arg_idx++];
+    };
+    auto take_int = [&](int64_t low, int64_t high) -> std::optional<int64_t> {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      int64_t number = 0;
+      if (!parse_int(*text, &number)) {
+        *error = fmt::format("{} expects an integer, got '{}'", flag, *text);
+        return std::nullopt;
+      }
+      if (number < low || number > high) {
+        *error = fmt::format("{} must be between {} and {}, got {}", flag, low, high, number);
+        return std::nullopt;
+      }
+      return number;
+    };
+    auto take_seconds = [&]() -> std::optional<double> {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      double seconds = 0;
+      if (!parse_double(*text, &seconds) || seconds < 0) {
+        *error = fmt::format("{} expects a number of seconds >= 0, got '{}'", flag, *text);
+        return std::nullopt;
+      }
+      return seconds;
+    };
+
+    if (flag == "--help" || flag == "-h") {
+      options.command = "help";
+      return options;
+    } else if (flag == "--engine") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.backend.engine = *text;
+    } else if (flag == "--warehouses") {
+      auto number = take_int(1, 10000);
+      if (!number) return std::nullopt;
+      options.warehouses = static_cast<int>(*number);
+    } else if (flag == "--terminals") {
+      auto number = take_int(1, 4096);
+      if (!number) return std::nullopt;
+      options.terminals = static_cast<int>(*number);
+    } else if (flag == "--duration") {
+      auto seconds = take_seconds();
+      if (!seconds) return std::nullopt;
+      if (*seconds <= 0) {
+        *error = "--duration must be more than 0 seconds";
+        return std::nullopt;
+      }
+      options.duration_s = *seconds;
+    } else if (flag == "--warmup") {
+      auto seconds = take_seconds();
+      if (!seconds) return std::nullopt;
+      options.warmup_s = *seconds;
+    } else if (flag == "--storage") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      if (*text == "ram") {
+        options.backend.storage = Storage::kRam;
+      } else if (*text == "disk") {
+        options.backend.storage = Storage::kDisk;
+      } else {
+        *error = fmt::format("--storage must be ram or disk, got '{}'", *text);
+        return std::nullopt;
+      }
+    } else if (flag == "--dir") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      if (text->empty()) {
+        *error = "--dir needs a path";
+        return std::nullopt;
+      }
+      options.backend.dir = *text;
+    } else if (flag == "--seed") {
+      auto number = take_int(0, INT64_MAX);
+      if (!number) return std::nullopt;
+      options.seed = static_cast<uint64_t>(*number);
+    } else if (flag == "--json") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.json_path = *text;
+    } else if (flag == "--sqlite-profile") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.backend.sqlite_profile = *text;
+    } else if (flag == "--think" && value.empty()) {
+      options.think = true;
+    } else if (flag == "--no-load" && value.empty()) {
+      options.no_load = true;
+    } else if (flag == "--no-check" && value.empty()) {
+      options.no_check = true;
+    } else if (flag == "--after-load" && value.empty()) {
+      options.after_load = true;
+    } else if (flag == "--quiet" && value.empty()) {
+      options.quiet = true;
+    } else {
+      *error = fmt::format("unknown option '{}'; see tpcc --help", flag);
+      return std::nullopt;
+    }
+  }
+  return options;
+}
+
+}  // namespace tpcc

@@ -1,0 +1,36 @@
+// Command-line parsing of the `tpcc` tool.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tpcc/backend.h"
+
+namespace tpcc {
+
+struct CliOptions {
+  std::string command;  // "load" | "run" | "check" | "help"
+  BackendOptions backend;
+  int warehouses = 1;
+  int terminals = 4;
+  double duration_s = 30;
+  double warmup_s = 0;
+  uint64_t seed = 1;
+  bool think = false;
+  bool no_load = false;
+  bool no_check = false;
+  bool after_load = false;  // check: also condition 11
+  bool quiet = false;       // no progress output
+  std::string json_path;
+};
+
+// Parses argv. On a usage error returns nullopt and sets `*error` to a
+// one-line message naming the problem.
+std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::string* error);
+
+// The --help text.
+std::string usage_text();
+
+}  // namespace tpcc

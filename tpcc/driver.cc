@@ -1,0 +1,315 @@
+#include "tpcc/driver.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "tpcc/schema.h"
+#include "tpcc/statements.h"
+#include "tpcc/sysinfo.h"
+
+namespace tpcc {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t micros_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(to - from).count();
+}
+
+// Keying and think times in seconds (clause 5.2.5.7): keying is fixed, think
+// time is negative-exponential with this mean, truncated at 10x the mean.
+struct PacingSeconds {
+  double keying;
+  double think_mean;
+};
+constexpr std::array<PacingSeconds, kTxnTypes> kPacing = {{
+    {18, 12},  // New-Order
+    {3, 12},   // Payment
+    {2, 10},   // Order-Status
+    {2, 5},    // Delivery
+    {2, 5},    // Stock-Level
+}};
+
+// The mix of clause 5.2.3: 45% New-Order, 43% Payment, 4% each of the rest.
+TxnType choose_type(Rng& rng) {
+  int64_t roll = rng.uniform(1, 100);
+  if (roll <= 45) return TxnType::kNewOrder;
+  if (roll <= 88) return TxnType::kPayment;
+  if (roll <= 92) return TxnType::kOrderStatus;
+  if (roll <= 96) return TxnType::kDelivery;
+  return TxnType::kStockLevel;
+}
+
+// Live counters read by the progress line; written by one terminal.
+struct alignas(64) LiveCounters {
+  std::atomic<uint64_t> completed{0};
+  std::atomic<uint64_t> new_orders{0};
+  std::atomic<uint64_t> retries{0};
+};
+
+struct SharedRunState {
+  Clock::time_point measure_start;
+  Clock::time_point measure_end;
+  std::atomic<bool> stop{false};
+  std::mutex error_mutex;
+  std::string first_error;
+
+  void fail(const std::string& message) {
+    std::lock_guard lock(error_mutex);
+    if (first_error.empty()) first_error = message;
+    stop.store(true);
+  }
+};
+
+class Terminal {
+ public:
+  Terminal(int index, const LoadInfo& info, const NURandC& run_c, const RunOptions& options,
+           std::unique_ptr<Connection> conn)
+      : rng_(options.seed * 1000003ULL + static_cast<uint64_t>(index) * 7919ULL + 17),
+        info_(info),
+        run_c_(run_c),
+        options_(options),
+        home_w_(index % info.warehouses + 1),
+        home_d_((index / info.warehouses) % kDistrictsPerWarehouse + 1),
+        conn_(std::move(conn)),
+        stmts_(*conn_) {}
+
+  void run(SharedRunState& shared, LiveCounters& live) {
+    while (!shared.stop.load(std::memory_order_relaxed)) {
+      TxnType type = choose_type(rng_);
+      if (options_.think && !pause(shared, kPacing[static_cast<int>(type)].keying)) break;
+      auto started = Clock::now();
+      if (started >= shared.measure_end) break;
+      TxnResult result;
+      try {
+        result = execute(type);
+      } catch (const std::exception& error) {
+        shared.fail(fmt::format("{} on terminal (w={}, d={}): {}", txn_type_name(type), home_w_,
+                                home_d_, error.what()));
+        break;
+      }
+      auto finished = Clock::now();
+      if (started >= shared.measure_start) {
+        TypeStats& stats = per_type_[static_cast<int>(type)];
+        ++stats.count;
+        if (result.outcome == Outcome::kRollback) ++stats.rollbacks;
+        stats.retries += result.retries;
+        stats.latency.record(micros_between(started, finished));
+        mix_.merge(pending_mix_);
+        live.completed.fetch_add(1, std::memory_order_relaxed);
+        if (type == TxnType::kNewOrder) live.new_orders.fetch_add(1, std::memory_order_relaxed);
+        live.retries.fetch_add(result.retries, std::memory_order_relaxed);
+      }
+      if (options_.think) {
+        double mean = kPacing[static_cast<int>(type)].think_mean;
+        double think = std::min(-std::log(1.0 - rng_.unit()) * mean, 10 * mean);
+        if (!pause(shared, think)) break;
+      }
+    }
+  }
+
+  const std::array<TypeStats, kTxnTypes>& per_type() const { return per_type_; }
+  const MixCounts& mix() const { return mix_; }
+
+ private:
+  // Sleeps `seconds` unless the run stops first; false when it stopped.
+  bool pause(SharedRunState& shared, double seconds) {
+    auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(seconds));
+    while (Clock::now() < until) {
+      if (shared.stop.load(std::memory_order_relaxed)) return false;
+      std::this_thread::sleep_for(std::min<Clock::duration>(until - Clock::now(),
+                                                            std::chrono::milliseconds(100)));
+    }
+    return true;
+  }
+
+  TxnResult execute(TxnType type) {
+    pending_mix_ = MixCounts{};
+    pending_mix_.total = 1;
+    int64_t now = now_micros();
+    switch (type) {
+      case TxnType::kNewOrder: {
+        NewOrderInput in = make_new_order(rng_, run_c_, info_.warehouses, home_w_, now);
+        pending_mix_.new_orders = 1;
+        pending_mix_.new_order_rollbacks = in.rollback ? 1 : 0;
+        pending_mix_.order_lines = static_cast<uint64_t>(in.ol_cnt);
+        for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+          if (in.lines[line_idx].supply_w_id != in.w_id) ++pending_mix_.remote_order_lines;
+        }
+        return conn_->write([&](Txn& txn) { return run_new_order(txn, stmts_, in, nullptr); });
+      }
+      case TxnType::kPayment: {
+        PaymentInput in = make_payment(rng_, run_c_, info_.warehouses, home_w_, now);
+        pending_mix_.payments = 1;
+        pending_mix_.remote_payments = in.c_w_id != in.w_id ? 1 : 0;
+        pending_mix_.payments_by_name = in.by_name ? 1 : 0;
+        return conn_->write([&](Txn& txn) { return run_payment(txn, stmts_, in, nullptr); });
+      }
+      case TxnType::kOrderStatus: {
+        OrderStatusInput in = make_order_status(rng_, run_c_, home_w_);
+        pending_mix_.order_statuses = 1;
+        pending_mix_.order_statuses_by_name = in.by_name ? 1 : 0;
+        return conn_->read([&](Txn& txn) { return run_order_status(txn, stmts_, in, nullptr); });
+      }
+      case TxnType::kDelivery: {
+        DeliveryInput in = make_delivery(rng_, home_w_, now);
+        return conn_->write([&](Txn& txn) { return run_delivery(txn, stmts_, in, nullptr); });
+      }
+      case TxnType::kStockLevel: {
+        StockLevelInput in = make_stock_level(rng_, home_w_, home_d_);
+        return conn_->read([&](Txn& txn) { return run_stock_level(txn, stmts_, in, nullptr); });
+      }
+    }
+    return {};
+  }
+
+  Rng rng_;
+  const LoadInfo& info_;
+  NURandC run_c_;
+  const RunOptions& options_;
+  int home_w_;
+  int home_d_;
+  std::unique_ptr<Connection> conn_;
+  PreparedStatements stmts_;
+  std::array<TypeStats, kTxnTypes> per_type_;
+  MixCounts mix_;
+  MixCounts pending_mix_;
+};
+
+void print_live(double elapsed, bool warming, uint64_t completed_delta, uint64_t new_order_delta,
+                double interval, uint64_t completed, uint64_t retries) {
+  bool tty = isatty(STDERR_FILENO) != 0;
+  fmt::print(stderr, "{}[{:5.0f} s] {:7} {:8.0f} tps  {:9.0f} tpmC  {:9} txns  {:6} retries{}",
+             tty ? "\r" : "", elapsed, warming ? "warmup" : "run",
+             static_cast<double>(completed_delta) / interval,
+             static_cast<double>(new_order_delta) * 60 / interval, completed, retries,
+             tty ? "   " : "\n");
+}
+
+}  // namespace
+
+void TypeStats::merge(const TypeStats& other) {
+  count += other.count;
+  rollbacks += other.rollbacks;
+  retries += other.retries;
+  latency.merge(other.latency);
+}
+
+void MixCounts::merge(const MixCounts& other) {
+  new_orders += other.new_orders;
+  new_order_rollbacks += other.new_order_rollbacks;
+  order_lines += other.order_lines;
+  remote_order_lines += other.remote_order_lines;
+  payments += other.payments;
+  remote_payments += other.remote_payments;
+  payments_by_name += other.payments_by_name;
+  order_statuses += other.order_statuses;
+  order_statuses_by_name += other.order_statuses_by_name;
+  total += other.total;
+}
+
+RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions& options) {
+  Rng run_rng(options.seed ^ 0x5EEDULL);
+  NURandC run_c = make_run_c(run_rng, info.load_c);
+
+  // Connect every terminal before the clock starts.
+  std::vector<std::unique_ptr<Terminal>> terminals;
+  for (int terminal_idx = 0; terminal_idx < options.terminals; ++terminal_idx) {
+    terminals.push_back(std::make_unique<Terminal>(terminal_idx, info, run_c, options,
+                                                   backend.connect()));
+  }
+  std::vector<LiveCounters> live(terminals.size());
+
+  SharedRunState shared;
+  auto start = Clock::now();
+  auto to_duration = [](double seconds) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  };
+  shared.measure_start = start + to_duration(options.warmup_s);
+  shared.measure_end = shared.measure_start + to_duration(options.duration_s);
+
+  std::vector<std::thread> threads;
+  for (size_t terminal_idx = 0; terminal_idx < terminals.size(); ++terminal_idx) {
+    threads.emplace_back([&, terminal_idx] { terminals[terminal_idx]->run(shared, live[terminal_idx]); });
+  }
+
+  // The monitor: CPU at the window's edges, a progress line every second.
+  std::vector<int> server_pids = backend.server_pids();
+  int64_t cpu_start = 0;
+  bool cpu_started = false;
+  uint64_t last_completed = 0, last_new_orders = 0;
+  auto last_tick = start;
+  auto totals = [&](uint64_t* completed, uint64_t* new_orders, uint64_t* retries) {
+    *completed = *new_orders = *retries = 0;
+    for (LiveCounters& counters : live) {
+      *completed += counters.completed.load(std::memory_order_relaxed);
+      *new_orders += counters.new_orders.load(std::memory_order_relaxed);
+      *retries += counters.retries.load(std::memory_order_relaxed);
+    }
+  };
+  while (!shared.stop.load()) {
+    auto now = Clock::now();
+    if (!cpu_started && now >= shared.measure_start) {
+      cpu_start = process_cpu_micros() + processes_cpu_micros(server_pids);
+      cpu_started = true;
+    }
+    if (now >= shared.measure_end) break;
+    auto next_tick = last_tick + std::chrono::seconds(1);
+    auto wake = std::min({next_tick, shared.measure_end,
+                          cpu_started ? shared.measure_end : shared.measure_start});
+    std::this_thread::sleep_for(std::min<Clock::duration>(wake - now, std::chrono::milliseconds(50)));
+    now = Clock::now();
+    if (options.progress && now >= next_tick) {
+      uint64_t completed, new_orders, retries;
+      totals(&completed, &new_orders, &retries);
+      double interval = std::chrono::duration<double>(now - last_tick).count();
+      print_live(std::chrono::duration<double>(now - start).count(), now < shared.measure_start,
+                 completed - last_completed, new_orders - last_new_orders, interval, completed,
+                 retries);
+      last_completed = completed;
+      last_new_orders = new_orders;
+      last_tick = now;
+    }
+  }
+  int64_t cpu_end = process_cpu_micros() + processes_cpu_micros(server_pids);
+  auto window_end = std::min(Clock::now(), shared.measure_end);
+  shared.stop.store(true);
+  for (std::thread& thread : threads) thread.join();
+  if (options.progress && isatty(STDERR_FILENO) != 0) fmt::print(stderr, "\n");
+
+  RunResult result;
+  for (const auto& terminal : terminals) {
+    for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
+      result.per_type[type_idx].merge(terminal->per_type()[type_idx]);
+    }
+    result.mix.merge(terminal->mix());
+  }
+  result.error = shared.first_error;
+  result.measured_s = std::max(
+      1e-3, std::chrono::duration<double>(window_end - shared.measure_start).count());
+  uint64_t rollbacks = 0;
+  for (const TypeStats& stats : result.per_type) {
+    result.completed += stats.count;
+    rollbacks += stats.rollbacks;
+  }
+  result.committed = result.completed - rollbacks;
+  result.tps = static_cast<double>(result.committed) / result.measured_s;
+  result.tpmc = static_cast<double>(result.per_type[0].count) * 60 / result.measured_s;
+  result.cpu_us_per_txn =
+      result.completed == 0 || !cpu_started
+          ? 0
+          : static_cast<double>(cpu_end - cpu_start) / static_cast<double>(result.completed);
+  result.rss_bytes = resident_bytes();
+  return result;
+}
+
+}  // namespace tpcc

@@ -1,0 +1,67 @@
+// Terminals and the measured run (clause 5): T threads in a closed loop, each
+// with a home warehouse and district, the full transaction mix.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "tpcc/backend.h"
+#include "tpcc/histogram.h"
+#include "tpcc/loader.h"
+#include "tpcc/transactions.h"
+
+namespace tpcc {
+
+struct RunOptions {
+  int terminals = 4;
+  double duration_s = 30;
+  double warmup_s = 0;
+  uint64_t seed = 1;
+  bool think = false;     // keying and think times (clause 5.2.5)
+  bool progress = true;   // a live line on stderr about once a second
+};
+
+struct TypeStats {
+  uint64_t count = 0;      // completed in the measured window (rollbacks included)
+  uint64_t rollbacks = 0;  // New-Order's 1% unused-item rollbacks
+  uint64_t retries = 0;    // bodies run again after a busy/serialization conflict
+  Histogram latency;       // microseconds, retries included
+  void merge(const TypeStats& other);
+};
+
+// Counts of input decisions, for the mix audit (clause 9.2 style).
+struct MixCounts {
+  uint64_t new_orders = 0;
+  uint64_t new_order_rollbacks = 0;
+  uint64_t order_lines = 0;
+  uint64_t remote_order_lines = 0;
+  uint64_t payments = 0;
+  uint64_t remote_payments = 0;        // customer of another warehouse
+  uint64_t payments_by_name = 0;
+  uint64_t order_statuses = 0;
+  uint64_t order_statuses_by_name = 0;
+  uint64_t total = 0;
+  void merge(const MixCounts& other);
+};
+
+struct RunResult {
+  std::array<TypeStats, kTxnTypes> per_type;
+  MixCounts mix;
+  double measured_s = 0;
+  uint64_t completed = 0;  // all types, rollbacks included
+  uint64_t committed = 0;  // completed minus rollbacks
+  double tps = 0;          // committed per second
+  double tpmc = 0;         // New-Orders (rollbacks included) per minute
+  double cpu_us_per_txn = 0;
+  int64_t rss_bytes = 0;
+  std::string error;       // first non-retryable error; the run stopped early
+};
+
+// Runs `options.terminals` terminals against `backend` for warmup + duration
+// seconds and returns the measurements of the duration part. The database must
+// be loaded (`info` from read_load_info). A non-retryable error stops the run
+// and is reported in RunResult::error.
+RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions& options);
+
+}  // namespace tpcc

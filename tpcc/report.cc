@@ -1,0 +1,136 @@
+#include "tpcc/report.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "tpcc/sysinfo.h"
+
+namespace tpcc {
+namespace {
+
+double ms(int64_t micros) { return static_cast<double>(micros) / 1000.0; }
+
+}  // namespace
+
+void print_conditions(const std::vector<ConditionResult>& conditions) {
+  for (const ConditionResult& condition : conditions) {
+    fmt::print("  condition {:2}  {}  {}\n", condition.id, condition.ok ? "ok  " : "FAIL",
+               condition.detail);
+  }
+}
+
+bool all_ok(const RunReport& report) {
+  if (!report.result.error.empty()) return false;
+  for (const auto& condition : report.conditions) {
+    if (!condition.ok) return false;
+  }
+  for (const auto& entry : report.audit) {
+    if (!entry.ok) return false;
+  }
+  return true;
+}
+
+void print_summary(const RunReport& report) {
+  const RunResult& result = report.result;
+  fmt::print("\nTPC-C  engine={}  storage={}  W={}  T={}  measured {:.1f} s{}\n", report.engine,
+             report.storage, report.warehouses, report.terminals, result.measured_s,
+             report.think ? "  (keying and think times on)" : "");
+  fmt::print("{:<13}{:>9}{:>10}{:>9}{:>9}{:>9}{:>9}{:>10}\n", "type", "count", "rollbacks",
+             "retries", "p50 ms", "p90 ms", "p99 ms", "max ms");
+  for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
+    const TypeStats& stats = result.per_type[type_idx];
+    fmt::print("{:<13}{:>9}{:>10}{:>9}{:>9.2f}{:>9.2f}{:>9.2f}{:>10.2f}\n",
+               txn_type_name(static_cast<TxnType>(type_idx)), stats.count, stats.rollbacks,
+               stats.retries, ms(stats.latency.quantile(0.5)), ms(stats.latency.quantile(0.9)),
+               ms(stats.latency.quantile(0.99)), ms(stats.latency.max()));
+  }
+  fmt::print("committed {}  tps {:.0f}  tpmC {:.0f}  cpu {:.1f} us/txn  rss {:.1f} MiB\n",
+             result.committed, result.tps, result.tpmc, result.cpu_us_per_txn,
+             static_cast<double>(result.rss_bytes) / (1024.0 * 1024.0));
+  if (!result.error.empty()) fmt::print("RUN STOPPED BY AN ERROR: {}\n", result.error);
+  if (report.checks_ran) {
+    size_t held = 0;
+    for (const auto& condition : report.conditions) held += condition.ok ? 1 : 0;
+    fmt::print("consistency: {}/{} conditions hold\n", held, report.conditions.size());
+    for (const auto& condition : report.conditions) {
+      if (!condition.ok) fmt::print("  condition {} FAILED: {}\n", condition.id, condition.detail);
+    }
+  } else {
+    fmt::print("consistency: not checked (--no-check)\n");
+  }
+  size_t within = 0;
+  for (const auto& entry : report.audit) within += entry.ok ? 1 : 0;
+  fmt::print("audit: {}/{} within bounds\n", within, report.audit.size());
+  for (const auto& entry : report.audit) {
+    fmt::print("  {:<26}{:>8.3f}  [{:.3f}, {:.3f}]  {}{}\n", entry.name, entry.value, entry.low,
+               entry.high, entry.ok ? "ok" : "OUT OF BOUNDS",
+               entry.note.empty() ? "" : "  (" + entry.note + ")");
+  }
+}
+
+void write_json(const RunReport& report, const std::string& path) {
+  using nlohmann::json;
+  const RunResult& result = report.result;
+  json doc;
+  doc["engine"] = report.engine;
+  doc["warehouses"] = report.warehouses;
+  doc["terminals"] = report.terminals;
+  doc["storage"] = report.storage;
+  doc["duration_s"] = report.duration_s;
+  doc["warmup_s"] = report.warmup_s;
+  doc["measured_s"] = result.measured_s;
+  doc["seed"] = report.seed;
+  doc["think"] = report.think;
+  doc["load_s"] = report.load_s;
+  doc["config"] = report.config;
+  doc["committed"] = result.committed;
+  doc["completed"] = result.completed;
+  doc["tps"] = result.tps;
+  doc["tpmC"] = result.tpmc;
+  json per_type = json::object();
+  for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
+    const TypeStats& stats = result.per_type[type_idx];
+    per_type[txn_type_name(static_cast<TxnType>(type_idx))] = {
+        {"count", stats.count},
+        {"rollbacks", stats.rollbacks},
+        {"retries", stats.retries},
+        {"p50_ms", ms(stats.latency.quantile(0.5))},
+        {"p90_ms", ms(stats.latency.quantile(0.9))},
+        {"p99_ms", ms(stats.latency.quantile(0.99))},
+        {"max_ms", ms(stats.latency.max())},
+    };
+  }
+  doc["per_type"] = per_type;
+  doc["cpu_us_per_txn"] = result.cpu_us_per_txn;
+  doc["rss_bytes"] = result.rss_bytes;
+  doc["error"] = result.error;
+  json conditions = json::array();
+  for (const auto& condition : report.conditions) {
+    conditions.push_back({{"id", condition.id}, {"ok", condition.ok}, {"detail", condition.detail}});
+  }
+  json audit = json::array();
+  for (const auto& entry : report.audit) {
+    audit.push_back({{"name", entry.name},
+                     {"value", entry.value},
+                     {"low", entry.low},
+                     {"high", entry.high},
+                     {"spec_low", entry.spec_low},
+                     {"spec_high", entry.spec_high},
+                     {"ok", entry.ok},
+                     {"note", entry.note}});
+  }
+  doc["checks"] = {{"ran", report.checks_ran}, {"conditions", conditions}, {"audit", audit}};
+  doc["ok"] = all_ok(report);
+  doc["git_rev"] = git_revision();
+  doc["machine"] = machine_description();
+
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write " + path);
+  file << doc.dump(2) << "\n";
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace tpcc

@@ -1,0 +1,23 @@
+// Process measurements and facts about the machine, for reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tpcc {
+
+// CPU time (user + system) of this process, in microseconds.
+int64_t process_cpu_micros();
+// CPU time of other processes (e.g. a database server), in microseconds;
+// processes that are gone count 0.
+int64_t processes_cpu_micros(const std::vector<int>& pids);
+// Resident set size of this process, in bytes.
+int64_t resident_bytes();
+// "model name, N cores, M GiB" from /proc.
+std::string machine_description();
+// The git revision of the source tree (SOLO_GIT_REV at build time), or
+// "unknown".
+std::string git_revision();
+
+}  // namespace tpcc

@@ -1,0 +1,335 @@
+#include "tpcc/transactions.h"
+
+#include <fmt/format.h>
+
+#include <initializer_list>
+
+#include "tpcc/schema.h"
+
+namespace tpcc {
+namespace {
+
+// Executes `stmt` with `params`, reusing one parameter vector per thread so
+// that a statement does not allocate a fresh vector.
+void exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
+  thread_local std::vector<Value> bound;
+  bound.assign(params);
+  txn.exec(stmt, bound, out);
+}
+
+Value integer(int64_t value) { return Value{value}; }
+Value text(std::string value) { return Value{std::move(value)}; }
+Value timestamp(int64_t micros) { return Value{Timestamp{micros}}; }
+
+int32_t other_warehouse(Rng& rng, int warehouses, int home_w) {
+  // Uniform over the W-1 warehouses other than home.
+  auto pick = static_cast<int32_t>(rng.uniform(1, warehouses - 1));
+  return pick >= home_w ? pick + 1 : pick;
+}
+
+// Position ceil(n/2) (1-based) of the customers sorted by C_FIRST
+// (clause 2.5.2.2). Throws when there is none.
+int32_t middle_customer(const Rows& rows, int32_t w_id, int32_t d_id, const std::string& c_last) {
+  if (rows.empty()) {
+    throw BackendError(fmt::format("no customer named {} in warehouse {} district {}", c_last,
+                                   w_id, d_id));
+  }
+  size_t position = (rows.size() + 1) / 2;  // ceil(n / 2), 1-based
+  return static_cast<int32_t>(rows.get_int(position - 1, 0));
+}
+
+}  // namespace
+
+const char* txn_type_name(TxnType type) {
+  switch (type) {
+    case TxnType::kNewOrder: return "new_order";
+    case TxnType::kPayment: return "payment";
+    case TxnType::kOrderStatus: return "order_status";
+    case TxnType::kDelivery: return "delivery";
+    case TxnType::kStockLevel: return "stock_level";
+  }
+  return "unknown";
+}
+
+bool NewOrderInput::all_local() const {
+  for (int line_idx = 0; line_idx < ol_cnt; ++line_idx) {
+    if (lines[line_idx].supply_w_id != w_id) return false;
+  }
+  return true;
+}
+
+NewOrderInput make_new_order(Rng& rng, const NURandC& c, int warehouses, int home_w,
+                             int64_t now) {
+  NewOrderInput in;
+  in.w_id = home_w;
+  in.d_id = static_cast<int32_t>(rng.uniform(1, kDistrictsPerWarehouse));
+  in.c_id = static_cast<int32_t>(nurand(rng, 1023, c.c_id, 1, kCustomersPerDistrict));
+  in.ol_cnt = static_cast<int32_t>(rng.uniform(5, 15));
+  in.rollback = rng.uniform(1, 100) == 1;
+  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+    NewOrderLine& line = in.lines[line_idx];
+    line.i_id = static_cast<int32_t>(nurand(rng, 8191, c.ol_i_id, 1, kItems));
+    // 1% of lines are supplied by a remote warehouse, when there is one.
+    bool remote = rng.uniform(1, 100) == 1;
+    line.supply_w_id = (remote && warehouses > 1) ? other_warehouse(rng, warehouses, home_w)
+                                                  : home_w;
+    line.quantity = static_cast<int32_t>(rng.uniform(1, 10));
+  }
+  if (in.rollback) in.lines[in.ol_cnt - 1].i_id = kUnusedItemId;
+  in.entry_d = now;
+  return in;
+}
+
+PaymentInput make_payment(Rng& rng, const NURandC& c, int warehouses, int home_w, int64_t now) {
+  PaymentInput in;
+  in.w_id = home_w;
+  in.d_id = static_cast<int32_t>(rng.uniform(1, kDistrictsPerWarehouse));
+  bool remote = rng.uniform(1, 100) > 85;
+  if (!remote || warehouses == 1) {
+    in.c_w_id = home_w;
+    in.c_d_id = remote ? static_cast<int32_t>(rng.uniform(1, kDistrictsPerWarehouse)) : in.d_id;
+  } else {
+    in.c_w_id = other_warehouse(rng, warehouses, home_w);
+    in.c_d_id = static_cast<int32_t>(rng.uniform(1, kDistrictsPerWarehouse));
+  }
+  in.by_name = rng.uniform(1, 100) <= 60;
+  if (in.by_name) {
+    in.c_last = last_name(nurand(rng, 255, c.c_last, 0, 999));
+  } else {
+    in.c_id = static_cast<int32_t>(nurand(rng, 1023, c.c_id, 1, kCustomersPerDistrict));
+  }
+  in.h_amount = rng.uniform(100, 500000);
+  in.h_date = now;
+  return in;
+}
+
+OrderStatusInput make_order_status(Rng& rng, const NURandC& c, int home_w) {
+  OrderStatusInput in;
+  in.w_id = home_w;
+  in.d_id = static_cast<int32_t>(rng.uniform(1, kDistrictsPerWarehouse));
+  in.by_name = rng.uniform(1, 100) <= 60;
+  if (in.by_name) {
+    in.c_last = last_name(nurand(rng, 255, c.c_last, 0, 999));
+  } else {
+    in.c_id = static_cast<int32_t>(nurand(rng, 1023, c.c_id, 1, kCustomersPerDistrict));
+  }
+  return in;
+}
+
+DeliveryInput make_delivery(Rng& rng, int home_w, int64_t now) {
+  DeliveryInput in;
+  in.w_id = home_w;
+  in.carrier_id = static_cast<int32_t>(rng.uniform(1, 10));
+  in.delivery_d = now;
+  return in;
+}
+
+StockLevelInput make_stock_level(Rng& rng, int home_w, int home_d) {
+  StockLevelInput in;
+  in.w_id = home_w;
+  in.d_id = home_d;
+  in.threshold = static_cast<int32_t>(rng.uniform(10, 20));
+  return in;
+}
+
+Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderInput& in,
+                      NewOrderOutput* out) {
+  thread_local Rows rows;
+  exec(txn, stmts[Stmt::kNoGetWarehouse], {integer(in.w_id)}, &rows);
+  if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
+  int64_t w_tax = rows.get_decimal(0, 0, 4);
+
+  exec(txn, stmts[Stmt::kNoGetCustomer], {integer(in.w_id), integer(in.d_id), integer(in.c_id)},
+       &rows);
+  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
+  int64_t c_discount = rows.get_decimal(0, 0, 4);
+
+  exec(txn, stmts[Stmt::kNoGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
+  if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
+  int64_t d_tax = rows.get_decimal(0, 0, 4);
+  auto o_id = static_cast<int32_t>(rows.get_int(0, 1));
+
+  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)});
+  exec(txn, stmts[Stmt::kNoInsertOrder],
+       {integer(o_id), integer(in.d_id), integer(in.w_id), integer(in.c_id),
+        timestamp(in.entry_d), integer(in.ol_cnt), integer(in.all_local() ? 1 : 0)});
+  exec(txn, stmts[Stmt::kNoInsertNewOrder], {integer(o_id), integer(in.d_id), integer(in.w_id)});
+
+  auto stock_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoGetStock01) + in.d_id - 1);
+  int64_t total_cents = 0;
+  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+    const NewOrderLine& line = in.lines[line_idx];
+    exec(txn, stmts[Stmt::kNoGetItem], {integer(line.i_id)}, &rows);
+    if (rows.empty()) {
+      // The unused item of the 1% rollback case: the whole transaction,
+      // D_NEXT_O_ID included, is rolled back (clause 2.4.2.3).
+      return Outcome::kRollback;
+    }
+    int64_t i_price = rows.get_decimal(0, 0, 2);
+
+    exec(txn, stmts[stock_stmt], {integer(line.supply_w_id), integer(line.i_id)}, &rows);
+    if (rows.empty()) {
+      throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
+    }
+    int64_t s_quantity = rows.get_int(0, 0);
+    std::string dist_info = rows.get_text(0, 2);
+    int64_t new_quantity = s_quantity >= line.quantity + 10 ? s_quantity - line.quantity
+                                                             : s_quantity - line.quantity + 91;
+    bool remote = line.supply_w_id != in.w_id;
+    exec(txn, stmts[Stmt::kNoUpdateStock],
+         {integer(new_quantity), integer(line.quantity), integer(remote ? 1 : 0),
+          integer(line.supply_w_id), integer(line.i_id)});
+
+    int64_t ol_amount = line.quantity * i_price;
+    total_cents += ol_amount;
+    exec(txn, stmts[Stmt::kNoInsertOrderLine],
+         {integer(o_id), integer(in.d_id), integer(in.w_id), integer(line_idx + 1),
+          integer(line.i_id), integer(line.supply_w_id), integer(line.quantity),
+          money(ol_amount), text(std::move(dist_info))});
+  }
+  if (out != nullptr) {
+    out->o_id = o_id;
+    // total * (1 - discount) * (1 + w_tax + d_tax); taxes and discount at
+    // scale 4, so the product is at scale 2 + 8; round half up to cents.
+    __int128 scaled = static_cast<__int128>(total_cents) * (10000 - c_discount) *
+                      (10000 + w_tax + d_tax);
+    out->total_amount = static_cast<int64_t>((scaled + 50000000) / 100000000);
+  }
+  return Outcome::kCommit;
+}
+
+Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInput& in,
+                    PaymentOutput* out) {
+  thread_local Rows rows;
+  exec(txn, stmts[Stmt::kPayUpdateWarehouse], {money(in.h_amount), integer(in.w_id)});
+  exec(txn, stmts[Stmt::kPayGetWarehouse], {integer(in.w_id)}, &rows);
+  if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
+  std::string w_name = rows.get_text(0, 0);
+
+  exec(txn, stmts[Stmt::kPayUpdateDistrict],
+       {money(in.h_amount), integer(in.w_id), integer(in.d_id)});
+  exec(txn, stmts[Stmt::kPayGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
+  if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
+  std::string d_name = rows.get_text(0, 0);
+
+  int32_t c_id = in.c_id;
+  if (in.by_name) {
+    exec(txn, stmts[Stmt::kPayCustomersByName],
+         {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &rows);
+    c_id = middle_customer(rows, in.c_w_id, in.c_d_id, in.c_last);
+  }
+  exec(txn, stmts[Stmt::kPayGetCustomer], {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)},
+       &rows);
+  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
+  std::string c_credit = rows.get_text(0, 10);
+  int64_t c_balance = rows.get_decimal(0, 13, 2);
+
+  exec(txn, stmts[Stmt::kPayUpdateCustomer],
+       {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
+        integer(c_id)});
+  if (c_credit == "BC") {
+    exec(txn, stmts[Stmt::kPayGetCustomerData],
+         {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &rows);
+    std::string c_data = fmt::format("{} {} {} {} {} {}|", c_id, in.c_d_id, in.c_w_id, in.d_id,
+                                     in.w_id, format_decimal(in.h_amount, 2));
+    c_data += rows.get_text(0, 0);
+    if (c_data.size() > 500) c_data.resize(500);
+    exec(txn, stmts[Stmt::kPayUpdateCustomerBc],
+         {text(std::move(c_data)), integer(in.c_w_id), integer(in.c_d_id), integer(c_id)});
+  }
+  exec(txn, stmts[Stmt::kPayInsertHistory],
+       {integer(c_id), integer(in.c_d_id), integer(in.c_w_id), integer(in.d_id), integer(in.w_id),
+        timestamp(in.h_date), money(in.h_amount), text(w_name + "    " + d_name)});
+  if (out != nullptr) {
+    out->c_id = c_id;
+    out->c_balance = c_balance - in.h_amount;
+  }
+  return Outcome::kCommit;
+}
+
+Outcome run_order_status(Txn& txn, const PreparedStatements& stmts, const OrderStatusInput& in,
+                         OrderStatusOutput* out) {
+  thread_local Rows rows;
+  int32_t c_id = in.c_id;
+  if (in.by_name) {
+    exec(txn, stmts[Stmt::kOsCustomersByName],
+         {integer(in.w_id), integer(in.d_id), text(in.c_last)}, &rows);
+    c_id = middle_customer(rows, in.w_id, in.d_id, in.c_last);
+  }
+  exec(txn, stmts[Stmt::kOsGetCustomer], {integer(in.w_id), integer(in.d_id), integer(c_id)},
+       &rows);
+  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
+
+  exec(txn, stmts[Stmt::kOsGetLastOrder], {integer(in.w_id), integer(in.d_id), integer(c_id)},
+       &rows);
+  int32_t o_id = 0;
+  int32_t line_count = 0;
+  if (!rows.empty()) {
+    o_id = static_cast<int32_t>(rows.get_int(0, 0));
+    exec(txn, stmts[Stmt::kOsGetOrderLines], {integer(in.w_id), integer(in.d_id), integer(o_id)},
+         &rows);
+    line_count = static_cast<int32_t>(rows.size());
+  }
+  if (out != nullptr) {
+    out->c_id = c_id;
+    out->o_id = o_id;
+    out->line_count = line_count;
+  }
+  return Outcome::kCommit;
+}
+
+Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryInput& in,
+                     DeliveryOutput* out) {
+  thread_local Rows rows;
+  int32_t delivered = 0;
+  int32_t skipped = 0;
+  for (int32_t d_id = 1; d_id <= kDistrictsPerWarehouse; ++d_id) {
+    exec(txn, stmts[Stmt::kDlOldestNewOrder], {integer(in.w_id), integer(d_id)}, &rows);
+    if (rows.empty()) {
+      ++skipped;  // no undelivered order in this district (clause 2.7.4.2)
+      continue;
+    }
+    int64_t o_id = rows.get_int(0, 0);
+    exec(txn, stmts[Stmt::kDlDeleteNewOrder], {integer(in.w_id), integer(d_id), integer(o_id)});
+    exec(txn, stmts[Stmt::kDlGetOrderCustomer], {integer(in.w_id), integer(d_id), integer(o_id)},
+         &rows);
+    if (rows.empty()) {
+      throw BackendError(fmt::format("order ({}, {}, {}) not found", in.w_id, d_id, o_id));
+    }
+    int64_t c_id = rows.get_int(0, 0);
+    exec(txn, stmts[Stmt::kDlUpdateOrderCarrier],
+         {integer(in.carrier_id), integer(in.w_id), integer(d_id), integer(o_id)});
+    exec(txn, stmts[Stmt::kDlUpdateOrderLines],
+         {timestamp(in.delivery_d), integer(in.w_id), integer(d_id), integer(o_id)});
+    exec(txn, stmts[Stmt::kDlSumOrderLines], {integer(in.w_id), integer(d_id), integer(o_id)},
+         &rows);
+    if (rows.empty() || rows.is_null(0, 0)) {
+      throw BackendError(fmt::format("order ({}, {}, {}) has no lines", in.w_id, d_id, o_id));
+    }
+    int64_t amount = rows.get_decimal(0, 0, 2);
+    exec(txn, stmts[Stmt::kDlUpdateCustomer],
+         {money(amount), integer(in.w_id), integer(d_id), integer(c_id)});
+    ++delivered;
+  }
+  if (out != nullptr) {
+    out->delivered = delivered;
+    out->skipped = skipped;
+  }
+  return Outcome::kCommit;
+}
+
+Outcome run_stock_level(Txn& txn, const PreparedStatements& stmts, const StockLevelInput& in,
+                        StockLevelOutput* out) {
+  thread_local Rows rows;
+  exec(txn, stmts[Stmt::kSlGetNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
+  if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
+  int64_t next_o_id = rows.get_int(0, 0);
+  exec(txn, stmts[Stmt::kSlCountLowStock],
+       {integer(in.w_id), integer(in.d_id), integer(next_o_id), integer(next_o_id - 20),
+        integer(in.w_id), integer(in.threshold)},
+       &rows);
+  if (out != nullptr) out->low_stock = rows.empty() ? 0 : rows.get_int(0, 0);
+  return Outcome::kCommit;
+}
+
+}  // namespace tpcc
