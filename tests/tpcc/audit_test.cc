@@ -1,0 +1,85 @@
+#include "tpcc/audit.h"
+
+#include <catch2/catch.hpp>
+
+using tpcc::MixCounts;
+
+namespace {
+
+const tpcc::AuditResult& find(const std::vector<tpcc::AuditResult>& results,
+                              const std::string& name) {
+  for (const auto& result : results) {
+    if (result.name == name) return result;
+  }
+  FAIL("no audit entry " << name);
+  return results.front();
+}
+
+MixCounts large_good_mix() {
+  MixCounts mix;
+  mix.new_orders = 1000000;
+  mix.new_order_rollbacks = 10000;
+  mix.order_lines = 10000000;
+  mix.remote_order_lines = 100000;
+  mix.payments = 1000000;
+  mix.remote_payments = 150000;
+  mix.payments_by_name = 600000;
+  mix.order_statuses = 100000;
+  mix.order_statuses_by_name = 60000;
+  return mix;
+}
+
+}  // namespace
+
+TEST_CASE("a spec-exact mix passes with the spec's bands") {
+  auto results = tpcc::audit_mix(large_good_mix(), 4);
+  REQUIRE(results.size() == 6);
+  for (const auto& result : results) {
+    INFO(result.name);
+    CHECK(result.ok);
+    CHECK(result.low == result.spec_low);
+    CHECK(result.high == result.spec_high);
+  }
+}
+
+TEST_CASE("a large mix outside the band fails") {
+  MixCounts mix = large_good_mix();
+  mix.new_order_rollbacks = 20000;  // 2%
+  mix.payments_by_name = 500000;    // 50%
+  mix.order_lines = 9000000;        // 9 per order
+  auto results = tpcc::audit_mix(mix, 4);
+  CHECK_FALSE(find(results, "new_order_rollbacks_pct").ok);
+  CHECK_FALSE(find(results, "payments_by_name_pct").ok);
+  CHECK_FALSE(find(results, "avg_order_lines").ok);
+  CHECK(find(results, "remote_payments_pct").ok);
+}
+
+TEST_CASE("a small sample widens the band to 3 sigma, but not without limit") {
+  MixCounts mix = large_good_mix();
+  mix.new_orders = 4500;
+  mix.new_order_rollbacks = 52;  // 1.16%: outside 0.9..1.1 but within 3 sigma (0.45%)
+  auto results = tpcc::audit_mix(mix, 4);
+  const auto& rollbacks = find(results, "new_order_rollbacks_pct");
+  CHECK(rollbacks.ok);
+  CHECK_FALSE(rollbacks.note.empty());
+  CHECK(rollbacks.low < 0.9);
+  mix.new_order_rollbacks = 135;  // 3%: far outside even the widened band
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 4), "new_order_rollbacks_pct").ok);
+}
+
+TEST_CASE("remote rates are not applicable with one warehouse") {
+  MixCounts mix = large_good_mix();
+  mix.remote_order_lines = 0;
+  mix.remote_payments = 0;
+  auto results = tpcc::audit_mix(mix, 1);
+  CHECK(find(results, "remote_order_lines_pct").ok);
+  CHECK(find(results, "remote_payments_pct").ok);
+  CHECK_FALSE(find(results, "remote_payments_pct").note.empty());
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 2), "remote_payments_pct").ok);
+}
+
+TEST_CASE("no transactions of a kind fails its audit") {
+  MixCounts mix;
+  auto results = tpcc::audit_mix(mix, 2);
+  CHECK_FALSE(find(results, "new_order_rollbacks_pct").ok);
+}

@@ -1,0 +1,74 @@
+#include "tpcc/cli.h"
+
+#include <catch2/catch.hpp>
+
+using tpcc::parse_cli;
+
+namespace {
+
+std::string error_of(std::vector<std::string> args) {
+  std::string error;
+  auto options = parse_cli(args, &error);
+  CHECK_FALSE(options.has_value());
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("run with every flag") {
+  std::string error;
+  auto options = parse_cli({"run", "--engine", "sqlite", "--warehouses", "2", "--terminals=8",
+                            "--duration", "20.5", "--warmup", "3", "--storage", "disk", "--dir",
+                            "/tmp/x", "--seed", "42", "--json", "r.json", "--think", "--no-load",
+                            "--no-check", "--quiet"},
+                           &error);
+  REQUIRE(options.has_value());
+  CHECK(options->command == "run");
+  CHECK(options->warehouses == 2);
+  CHECK(options->terminals == 8);
+  CHECK(options->duration_s == 20.5);
+  CHECK(options->warmup_s == 3);
+  CHECK(options->backend.storage == tpcc::Storage::kDisk);
+  CHECK(options->backend.dir == "/tmp/x");
+  CHECK(options->seed == 42);
+  CHECK(options->json_path == "r.json");
+  CHECK(options->think);
+  CHECK(options->no_load);
+  CHECK(options->no_check);
+  CHECK(options->quiet);
+}
+
+TEST_CASE("defaults") {
+  std::string error;
+  auto options = parse_cli({"run"}, &error);
+  REQUIRE(options.has_value());
+  CHECK(options->warehouses == 1);
+  CHECK(options->terminals == 4);
+  CHECK(options->duration_s == 30);
+  CHECK(options->backend.storage == tpcc::Storage::kRam);
+  CHECK_FALSE(options->think);
+}
+
+TEST_CASE("bad input names the problem") {
+  CHECK(error_of({}).find("missing command") != std::string::npos);
+  CHECK(error_of({"fly"}).find("unknown command 'fly'") != std::string::npos);
+  CHECK(error_of({"run", "--bogus"}).find("unknown option '--bogus'") != std::string::npos);
+  CHECK(error_of({"run", "--warehouses", "0"}).find("--warehouses must be between 1") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--terminals", "-3"}).find("--terminals") != std::string::npos);
+  CHECK(error_of({"run", "--duration", "abc"}).find("--duration expects a number") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--duration", "0"}).find("more than 0") != std::string::npos);
+  CHECK(error_of({"run", "--warehouses", "1x"}).find("expects an integer") != std::string::npos);
+  CHECK(error_of({"run", "--storage", "tape"}).find("ram or disk") != std::string::npos);
+  CHECK(error_of({"run", "--json"}).find("--json needs a value") != std::string::npos);
+  CHECK(error_of({"run", "--think=yes"}).find("unknown option") != std::string::npos);
+}
+
+TEST_CASE("help") {
+  std::string error;
+  auto options = parse_cli({"--help"}, &error);
+  REQUIRE(options.has_value());
+  CHECK(options->command == "help");
+  CHECK(tpcc::usage_text().find("--warehouses") != std::string::npos);
+}
