@@ -1,0 +1,155 @@
+// SELECT and its FROM clause.
+
+#include "parser_internal.h"
+
+namespace solo::sql::internal {
+
+std::unique_ptr<SelectStmt> Parser::ParseSelect() {
+  DepthGuard guard(*this, Peek().pos);
+  auto select = std::make_unique<SelectStmt>(Peek().pos);
+  ExpectKeyword(Keyword::kSelect);
+  if (AcceptKeyword(Keyword::kDistinct)) {
+    select->distinct = true;
+  } else {
+    AcceptKeyword(Keyword::kAll);
+  }
+  ParseSelectItems(*select);
+  if (AcceptKeyword(Keyword::kFrom)) {
+    do {
+      select->from.push_back(ParseTableRef());
+    } while (Accept(TokenKind::kComma));
+  }
+  if (AcceptKeyword(Keyword::kWhere)) select->where = ParseExpr();
+  if (AcceptKeyword(Keyword::kGroup)) {
+    ExpectKeyword(Keyword::kBy);
+    select->group_by = ParseExprList();
+  }
+  if (AcceptKeyword(Keyword::kHaving)) select->having = ParseExpr();
+  if (AcceptKeyword(Keyword::kOrder)) {
+    ExpectKeyword(Keyword::kBy);
+    ParseOrderBy(select->order_by);
+  }
+  if (AcceptKeyword(Keyword::kLimit)) {
+    select->limit = ParseExpr();
+    if (AcceptKeyword(Keyword::kOffset)) select->offset = ParseExpr();
+  }
+  return select;
+}
+
+void Parser::ParseSelectItems(SelectStmt& select) {
+  do {
+    SelectItem item;
+    item.pos = Peek().pos;
+    if (Accept(TokenKind::kStar)) {
+      // SELECT *: nothing more to read.
+    } else if (IsIdentifier() && Is(TokenKind::kDot, 1) && Is(TokenKind::kStar, 2)) {
+      item.star_table = Advance().text;
+      Advance();
+      Advance();
+    } else {
+      item.expr = ParseExpr();
+      item.alias = ParseOptionalAlias();
+    }
+    select.items.push_back(std::move(item));
+  } while (Accept(TokenKind::kComma));
+}
+
+Identifier Parser::ParseOptionalAlias() {
+  if (AcceptKeyword(Keyword::kAs)) return ExpectIdentifier("an alias");
+  if (IsIdentifier()) {
+    const Token& token = Advance();
+    return Identifier{token.text, token.pos};
+  }
+  return Identifier{};
+}
+
+void Parser::ParseOrderBy(std::vector<OrderItem>& order_by) {
+  do {
+    OrderItem item;
+    item.expr = ParseExpr();
+    if (AcceptKeyword(Keyword::kDesc)) {
+      item.descending = true;
+    } else {
+      AcceptKeyword(Keyword::kAsc);
+    }
+    order_by.push_back(std::move(item));
+  } while (Accept(TokenKind::kComma));
+}
+
+TableRefPtr Parser::ParseTableRef() {
+  TableRefPtr left = ParseTablePrimary();
+  int joins = 0;  // each join deepens the (left-deep) tree by one
+  while (true) {
+    const Token& token = Peek();
+    JoinType type;
+    if (IsKeyword(Keyword::kJoin)) {
+      type = JoinType::kInner;
+      Advance();
+    } else if (IsKeyword(Keyword::kInner)) {
+      type = JoinType::kInner;
+      Advance();
+      ExpectKeyword(Keyword::kJoin);
+    } else if (IsKeyword(Keyword::kLeft)) {
+      type = JoinType::kLeft;
+      Advance();
+      AcceptKeyword(Keyword::kOuter);
+      ExpectKeyword(Keyword::kJoin);
+    } else if (IsKeyword(Keyword::kCross)) {
+      type = JoinType::kCross;
+      Advance();
+      ExpectKeyword(Keyword::kJoin);
+    } else if (IsKeyword(Keyword::kRight) || IsKeyword(Keyword::kFull)) {
+      Fail(SqlState::kFeatureNotSupported,
+           "RIGHT and FULL joins are not supported; use LEFT JOIN", token.pos);
+    } else {
+      break;
+    }
+    EnterNesting(token.pos);
+    ++joins;
+    auto join = std::make_unique<JoinTableRef>(token.pos);
+    join->type = type;
+    join->left = std::move(left);
+    join->right = ParseTablePrimary();
+    if (type != JoinType::kCross) {
+      if (!IsKeyword(Keyword::kOn)) SyntaxError(Peek(), "ON");
+      Advance();
+      join->condition = ParseExpr();
+    }
+    left = std::move(join);
+  }
+  depth_ -= joins;
+  return left;
+}
+
+TableRefPtr Parser::ParseTablePrimary() {
+  const Token& token = Peek();
+  if (token.kind == TokenKind::kLeftParen) {
+    Advance();
+    if (IsKeyword(Keyword::kSelect)) {
+      auto derived = std::make_unique<SubqueryTableRef>(token.pos);
+      derived->subquery = ParseSubqueryBody();
+      derived->alias = ParseOptionalAlias();
+      if (derived->alias.name.empty()) {
+        Fail(SqlState::kSyntaxError, "subquery in FROM must have an alias", Peek().pos);
+      }
+      return derived;
+    }
+    DepthGuard guard(*this, token.pos);
+    TableRefPtr inner = ParseTableRef();
+    Expect(TokenKind::kRightParen);
+    return inner;
+  }
+  if (!IsIdentifier()) SyntaxError(token, "a table name");
+  auto table = std::make_unique<BaseTableRef>(token.pos);
+  table->name = ExpectIdentifier("a table name");
+  table->alias = ParseOptionalAlias();
+  return table;
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseSubqueryBody() {
+  std::unique_ptr<SelectStmt> select = ParseSelect();
+  Expect(TokenKind::kRightParen);
+  return select;
+}
+
+}  // namespace solo::sql::internal

@@ -1,0 +1,126 @@
+// The recursive-descent parser behind parser.h. Split by statement kind:
+// parser.cc (driver, tokens, errors), parse_expr.cc, parse_select.cc,
+// parse_dml.cc (INSERT, UPDATE, DELETE), parse_ddl.cc (CREATE, DROP, types).
+//
+// Errors are thrown as ParseFailure and caught by the public functions in
+// parser.cc, so no exception leaves the parser.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "solo/sql/ast.h"
+#include "solo/sql/parser.h"
+#include "solo/sql/token.h"
+#include "precedence.h"
+
+namespace solo::sql::internal {
+
+struct ParseFailure {
+  SqlError error;
+};
+
+class Parser {
+ public:
+  // tokens end with a kEnd token and must outlive the Parser.
+  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens) {}
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  // Skips ';' tokens; returns true if the end of input follows.
+  bool SkipSemicolonsToEnd();
+
+  // Parses one statement and the ';' after it, if any; when there is none,
+  // the statement must be the last one.
+  ParsedStatement ParseOne();
+
+  // Skips ';' tokens; throws kSyntaxError unless the end of input follows.
+  void ExpectOnlySemicolonsLeft();
+
+ private:
+  // ---- tokens (parser.cc)
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Advance();
+  bool Is(TokenKind kind, size_t ahead = 0) const { return Peek(ahead).kind == kind; }
+  bool IsKeyword(Keyword keyword, size_t ahead = 0) const;
+  bool Accept(TokenKind kind);
+  bool AcceptKeyword(Keyword keyword);
+  const Token& Expect(TokenKind kind);
+  void ExpectKeyword(Keyword keyword);
+  // Returns true if the next token can be an identifier: an identifier, a
+  // quoted identifier or an unreserved keyword.
+  bool IsIdentifier(size_t ahead = 0) const;
+  Identifier ExpectIdentifier(std::string_view what);
+
+  // Throws kSyntaxError at token: 'syntax error at or near "x": expected <expected>'.
+  [[noreturn]] void SyntaxError(const Token& token, std::string_view expected) const;
+  [[noreturn]] void Fail(SqlState state, std::string message, SourcePos pos) const;
+
+  // Counts one level of nesting until the guard dies; throws
+  // kStatementTooComplex beyond kMaxNestingDepth.
+  class DepthGuard {
+   public:
+    DepthGuard(Parser& parser, SourcePos pos);
+    ~DepthGuard() { --parser_.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+  void EnterNesting(SourcePos pos);
+
+  // ---- statements (parser.cc dispatches)
+  StatementPtr ParseStatementBody();
+
+  // ---- expressions (parse_expr.cc)
+  ExprPtr ParseExpr();
+  ExprPtr ParseBinary(Precedence min_prec);
+  ExprPtr ParseUnary();
+  ExprPtr ParsePrimary();
+  ExprPtr ParseParameter();
+  ExprPtr ParseNameOrCall();
+  ExprPtr ParseFunctionCall(const Token& name_token);
+  ExprPtr ParseCase();
+  ExprPtr ParseCast();
+  ExprPtr ParseParenthesized();
+  // After operand and an optional NOT: BETWEEN / IN / LIKE.
+  ExprPtr ParsePredicate(ExprPtr operand, bool negated, const Token& op_token);
+  std::vector<ExprPtr> ParseExprList();
+
+  // ---- SELECT (parse_select.cc)
+  std::unique_ptr<SelectStmt> ParseSelect();
+  void ParseSelectItems(SelectStmt& select);
+  TableRefPtr ParseTableRef();
+  TableRefPtr ParseTablePrimary();
+  Identifier ParseOptionalAlias();
+  void ParseOrderBy(std::vector<OrderItem>& order_by);
+  // A subquery after its '(' was consumed: SELECT ... ')'.
+  std::unique_ptr<SelectStmt> ParseSubqueryBody();
+
+  // ---- INSERT, UPDATE, DELETE (parse_dml.cc)
+  StatementPtr ParseInsert();
+  StatementPtr ParseUpdate();
+  StatementPtr ParseDelete();
+
+  // ---- CREATE, DROP, types (parse_ddl.cc)
+  StatementPtr ParseCreate();
+  StatementPtr ParseCreateTable(SourcePos pos);
+  StatementPtr ParseCreateIndex(SourcePos pos, bool unique);
+  StatementPtr ParseDrop();
+  void ParseColumnDef(CreateTableStmt& table, bool& has_primary_key);
+  std::vector<Identifier> ParseIdentifierList();
+  TypeName ParseTypeName();
+  int32_t ParseTypeModifier();
+
+  const std::vector<Token>& tokens_;
+  size_t next_ = 0;  // index of the next token
+  uint32_t last_end_offset_ = 0;  // where the last consumed token ends
+  int depth_ = 0;
+  // Parameters of the statement being parsed.
+  uint32_t positional_count_ = 0;
+  uint32_t max_numbered_ = 0;
+  bool used_numbered_ = false;
+};
+
+}  // namespace solo::sql::internal

@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include "solo/sql/error.h"
+
+namespace solo::sql {
+namespace {
+
+TEST_CASE("error: every state has a distinct five-character code", "[error]") {
+  for (int idx = 0; idx <= static_cast<int>(SqlState::kInternalError); ++idx) {
+    auto state = static_cast<SqlState>(idx);
+    std::string_view code = SqlStateCode(state);
+    CHECK(code.size() == 5);
+    REQUIRE(SqlStateFromCode(code).has_value());
+    CHECK(*SqlStateFromCode(code) == state);
+  }
+  CHECK(SqlStateCode(SqlState::kSyntaxError) == "42601");
+  CHECK(SqlStateCode(SqlState::kUndefinedTable) == "42P01");
+  CHECK(SqlStateCode(SqlState::kUndefinedColumn) == "42703");
+  CHECK(SqlStateCode(SqlState::kUniqueViolation) == "23505");
+  CHECK(SqlStateCode(SqlState::kNotNullViolation) == "23502");
+  CHECK(SqlStateCode(SqlState::kNumericValueOutOfRange) == "22003");
+  CHECK(SqlStateCode(SqlState::kDivisionByZero) == "22012");
+  CHECK(SqlStateCode(SqlState::kInFailedSqlTransaction) == "25P02");
+  CHECK_FALSE(SqlStateFromCode("99999").has_value());
+}
+
+TEST_CASE("error: ToString has code, position and message", "[error]") {
+  CHECK(SqlError(SqlState::kSyntaxError, "boom", {2, 5, 9}).ToString() == "42601 at 2:5: boom");
+  CHECK(SqlError(SqlState::kUniqueViolation, "dup").ToString() == "23505: dup");
+}
+
+TEST_CASE("error: FormatError puts a caret under the column", "[error]") {
+  SqlError error(SqlState::kSyntaxError, "syntax error at or near \"SELEC\"", {1, 1, 0});
+  CHECK(FormatError(error, "SELEC 1") ==
+        "ERROR 42601: syntax error at or near \"SELEC\"\n"
+        "LINE 1:1: SELEC 1\n"
+        "          ^\n");
+}
+
+TEST_CASE("error: FormatError shows only the offending line of many", "[error]") {
+  std::string sql = "SELECT a,\n       b +\n       FROM t";
+  SqlError error(SqlState::kSyntaxError, "x", {3, 8, 28});
+  CHECK(FormatError(error, sql) ==
+        "ERROR 42601: x\n"
+        "LINE 3:8:        FROM t\n"
+        "                 ^\n");
+}
+
+TEST_CASE("error: FormatError keeps tabs and counts UTF-8 characters", "[error]") {
+  // "\t'é' +" then the error at "+": column 6, byte offset 6.
+  std::string sql = "\t'\xC3\xA9' + ";
+  SqlError error(SqlState::kSyntaxError, "x", {1, 6, 6});
+  CHECK(FormatError(error, sql) ==
+        "ERROR 42601: x\n"
+        "LINE 1:6: \t'\xC3\xA9' + \n"
+        "          \t    ^\n");
+}
+
+TEST_CASE("error: FormatError at the end of the text and without position", "[error]") {
+  SqlError at_end(SqlState::kSyntaxError, "syntax error at end of input", {1, 9, 8});
+  CHECK(FormatError(at_end, "SELECT (") ==
+        "ERROR 42601: syntax error at end of input\n"
+        "LINE 1:9: SELECT (\n"
+        "                  ^\n");
+  SqlError no_pos(SqlState::kUniqueViolation, "duplicate key");
+  CHECK(FormatError(no_pos, "INSERT ...") == "ERROR 23505: duplicate key\n");
+  SqlError outside(SqlState::kSyntaxError, "x", {1, 50, 50});
+  CHECK(FormatError(outside, "short") == "ERROR 42601: x\n");
+}
+
+}  // namespace
+}  // namespace solo::sql
