@@ -29,8 +29,9 @@ inline std::string private_dir(const std::string& name) {
 }
 
 inline LoadedDb& loaded_w1(uint64_t seed = 11) {
-  static LoadedDb db = [seed] {
-    LoadedDb loaded;
+  static std::unique_ptr<LoadedDb> db = [seed] {
+    auto db_ptr = std::make_unique<LoadedDb>();
+    LoadedDb& loaded = *db_ptr;
     loaded.dir = private_dir("loaded");
     tpcc::BackendOptions options;
     options.engine = "sqlite";
@@ -42,9 +43,9 @@ inline LoadedDb& loaded_w1(uint64_t seed = 11) {
     load_options.seed = seed;
     load_options.progress = false;
     loaded.info = tpcc::load_database(*loaded.backend, load_options);
-    return loaded;
+    return db_ptr;
   }();
-  return db;
+  return *db;
 }
 
 }  // namespace tpcc_test
