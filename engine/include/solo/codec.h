@@ -1,0 +1,57 @@
+// Row and key encodings (engine/README.md "Encodings").
+//
+// Rows are stored compactly; keys in a memcomparable encoding: comparing two
+// encoded keys with memcmp (shorter-is-smaller) orders them like the column
+// values, column by column, with NULL first.
+// All functions are pure: any thread may call them.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "solo/schema.h"
+#include "solo/status.h"
+
+namespace solo {
+
+// Longest encoded key a tree accepts (primary key, or index key plus primary key).
+inline constexpr size_t kMaxKeyBytes = 200;
+// Longest encoded row.
+inline constexpr size_t kMaxRowBytes = (1u << 24) - 1;
+
+// Checks that `schema` is well formed: names, types, DECIMAL precision, a
+// non-empty primary key of valid positions. Returns InvalidArgument if not.
+Status validate_schema(const TableSchema& schema);
+
+// Checks `value` against `column` (kind, range, length, precision, NOT NULL).
+// Returns Constraint for a NULL in a NOT NULL column, InvalidArgument otherwise.
+Status check_value(const ColumnDef& column, const Value& value);
+
+// Replaces *out with the encoding of `row` (one Value per column, checked with
+// check_value; primary key columns must not be NULL). On error *out is unspecified.
+Status encode_row(const TableSchema& schema, const Row& row, std::string* out);
+
+// Replaces *out with the decoded row. Returns InvalidArgument if `bytes` is not
+// a row of `schema`.
+Status decode_row(const TableSchema& schema, std::string_view bytes, Row* out);
+
+// Returns column `column` of an encoded row (no check of `bytes`: it must be a
+// row of `schema` as stored by the engine).
+Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t column);
+
+// Appends the key encoding of values[k] as column columns[k] of `schema`, for
+// k < values.size() <= columns.size(). A shorter `values` gives a key prefix,
+// usable as a scan prefix. Values are checked as by check_value, except that
+// NULL is allowed in a nullable column.
+Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                  std::span<const Value> values, std::string* out);
+
+// Primary key of a full row: append_key over schema.primary_key.
+Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out);
+
+// The smallest byte string greater than every string that starts with
+// `prefix`; empty if there is none (prefix is empty or all 0xFF).
+std::string prefix_successor(std::string_view prefix);
+
+}  // namespace solo

@@ -1,0 +1,83 @@
+// Status and Result<T>: the engine's one error model. No exception crosses the
+// engine's API; every failure is a Status value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace solo {
+
+class Status {
+ public:
+  enum class Code : uint8_t {
+    kOk = 0,
+    kNotFound,         // the key or name does not exist
+    kAlreadyExists,    // duplicate primary key, unique index entry, or name
+    kConstraint,       // NOT NULL or another column constraint was violated
+    kInvalidArgument,  // wrong type, bad id, value out of range, key too long
+    kAborted,          // the transaction was rolled back (rollback(), exception)
+    kShutdown,         // the database is closing or closed
+    kInternal,         // a bug or an unexpected condition
+  };
+
+  // An OK status. Costs no allocation.
+  Status() = default;
+
+  static Status OK() { return Status(); }
+  static Status NotFound(std::string_view msg) { return Status(Code::kNotFound, msg); }
+  static Status AlreadyExists(std::string_view msg) { return Status(Code::kAlreadyExists, msg); }
+  static Status Constraint(std::string_view msg) { return Status(Code::kConstraint, msg); }
+  static Status InvalidArgument(std::string_view msg) {
+    return Status(Code::kInvalidArgument, msg);
+  }
+  static Status Aborted(std::string_view msg) { return Status(Code::kAborted, msg); }
+  static Status Shutdown(std::string_view msg) { return Status(Code::kShutdown, msg); }
+  static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
+  bool IsConstraint() const { return code_ == Code::kConstraint; }
+  bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
+  bool IsAborted() const { return code_ == Code::kAborted; }
+  bool IsShutdown() const { return code_ == Code::kShutdown; }
+
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  // "OK" or "<code name>: <message>".
+  std::string ToString() const;
+
+ private:
+  Status(Code code, std::string_view msg) : code_(code), message_(msg) {}
+
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+// Either a value of type T or a non-OK Status.
+template <class T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : value_(std::move(status)) {}  // NOLINT: must not be OK
+
+  bool ok() const { return std::holds_alternative<T>(value_); }
+  // The error; Status::OK() when ok().
+  Status status() const { return ok() ? Status::OK() : std::get<Status>(value_); }
+  // Precondition: ok().
+  T& value() { return std::get<T>(value_); }
+  const T& value() const { return std::get<T>(value_); }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  std::variant<T, Status> value_;
+};
+
+}  // namespace solo

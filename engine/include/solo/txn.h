@@ -1,0 +1,119 @@
+// Transactions. A ReadTxn reads one published snapshot on the caller's thread;
+// a WriteTxn runs on the owner thread inside db.write(). Both are views of a
+// set of trees; TxnView holds what they share.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "solo/catalog.h"
+#include "solo/cursor.h"
+#include "solo/schema.h"
+#include "solo/status.h"
+
+namespace solo {
+
+namespace internal {
+struct TreeState;
+class DbImpl;
+}  // namespace internal
+class Snapshot;
+
+// Read access to one consistent state. Used only on the thread that runs the
+// transaction; references it returns live as long as the transaction (in a
+// WriteTxn: until the transaction's next change).
+class TxnView {
+ public:
+  TxnView(const TxnView&) = delete;
+  TxnView& operator=(const TxnView&) = delete;
+
+  // The tables and indexes of this state.
+  const Catalog& catalog() const { return *catalog_; }
+
+  // Sets *row to the encoded row whose primary key is `key` and returns OK;
+  // NotFound if there is none; InvalidArgument if `table` is not a table.
+  Status get(TableId table, std::string_view key, std::string_view* row) const;
+  // Same, decoded.
+  Status get_row(TableId table, std::string_view key, Row* row) const;
+
+  // A cursor over `range` of a table or an index, positioned on its first
+  // entry. InvalidArgument if `tree` does not exist.
+  Result<Cursor> scan(TreeId tree, const KeyRange& range) const;
+
+  // Entries in a tree (rows of a table, entries of an index); 0 for a bad id.
+  uint64_t entry_count(TreeId tree) const;
+  // Encoded size of all keys and rows of all trees (the "state bytes").
+  uint64_t state_bytes() const;
+  // The generation this view reads: a published snapshot's, or for a WriteTxn
+  // the current, unpublished one.
+  uint64_t generation() const { return generation_; }
+
+ protected:
+  TxnView() = default;
+  ~TxnView() = default;
+
+  friend class Cursor;
+  const internal::TreeState* tree_state(TreeId tree) const;
+
+  const Catalog* catalog_ = nullptr;
+  const internal::TreeState* trees_ = nullptr;
+  uint32_t tree_count_ = 0;
+  uint64_t generation_ = 0;
+  // WriteTxn: the owner's change counter (cursors re-seek when it moves).
+  const uint64_t* changes_ = nullptr;
+};
+
+// A serializable read-only transaction on one snapshot. Any thread; the
+// snapshot must outlive the ReadTxn.
+class ReadTxn : public TxnView {
+ public:
+  explicit ReadTxn(const Snapshot& snapshot);
+};
+
+// A read-write transaction. Made by the owner thread for one db.write() call;
+// every method is for the owner thread only (the fn passed to db.write).
+// Each change either happens fully or, on error, not at all; the transaction
+// as a whole commits when fn returns OK and is undone otherwise.
+class WriteTxn : public TxnView {
+ public:
+  // DDL. Returns the new tree's id; AlreadyExists if the name is taken;
+  // InvalidArgument for a bad schema. create_index fills the index from the
+  // table's rows and fails with AlreadyExists if a unique index would not be.
+  Result<TableId> create_table(const TableSchema& schema);
+  Result<IndexId> create_index(const IndexSchema& schema);
+
+  // Inserts a row (one Value per column). AlreadyExists if the primary key or
+  // a unique index key exists; Constraint/InvalidArgument for a bad value.
+  Status insert(TableId table, const Row& row);
+  // Same for a row already encoded with encode_row() for this table.
+  Status insert_encoded(TableId table, std::string_view row);
+
+  // Replaces the row whose primary key is `key` by `row` (which may change the
+  // primary key). NotFound if there is no such row; AlreadyExists if the new
+  // primary or unique key belongs to another row.
+  Status update(TableId table, std::string_view key, const Row& row);
+  Status update_encoded(TableId table, std::string_view key, std::string_view row);
+
+  // Deletes the row whose primary key is `key`. NotFound if there is none.
+  Status erase(TableId table, std::string_view key);
+
+  // Undoes everything this transaction did, now; every later call fails with
+  // Aborted and db.write() returns Aborted (unless fn returns another error).
+  void rollback();
+  bool rolled_back() const { return rolled_back_; }
+
+ private:
+  friend class internal::DbImpl;
+  explicit WriteTxn(internal::DbImpl* db);
+  ~WriteTxn() = default;
+  void refresh_view();
+  Status check_table(TableId table, const TableInfo** info) const;
+  Status insert_checked(const TableInfo& table, std::string_view key, std::string_view row);
+  Status update_checked(const TableInfo& table, std::string_view key, std::string_view row);
+
+  internal::DbImpl* db_;
+  bool rolled_back_ = false;
+};
+
+}  // namespace solo

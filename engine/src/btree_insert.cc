@@ -1,0 +1,80 @@
+// Insert and replace; the copy-on-write of a path. Owner thread only.
+#include "tree.h"
+
+namespace solo::internal {
+
+Node* TreeWriter::new_node(bool is_leaf) {
+  Node* node = static_cast<Node*>(pool_->allocate(sizeof(Node)));
+  node_init(node, is_leaf, gen_);
+  live_nodes_++;
+  return node;
+}
+
+Node* TreeWriter::writable(Node* node) {
+  if (node->gen_ == gen_) return node;
+  SOLO_ASSERT(node->gen_ < gen_);
+  Node* copy = static_cast<Node*>(pool_->allocate(sizeof(Node)));
+  node_copy(copy, node, gen_);
+  pool_->retire(node, sizeof(Node), ObjectKind::kNode, node->gen_, gen_);
+  return copy;
+}
+
+void TreeWriter::discard(Node* node) {
+  live_nodes_--;
+  if (node->gen_ == gen_) {
+    pool_->free_now(node, sizeof(Node));
+  } else {
+    pool_->retire(node, sizeof(Node), ObjectKind::kNode, node->gen_, gen_);
+  }
+}
+
+void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* path) {
+  for (int level = 0; level < path->depth; ++level) {
+    Node* node = path->node[level];
+    Node* copy = writer->writable(node);
+    if (copy == node) continue;
+    path->node[level] = copy;
+    if (level == 0) {
+      tree->root = copy;
+    } else {
+      // The parent was made writable one step earlier (invariant 2).
+      SOLO_ASSERT(path->node[level - 1]->gen_ == writer->gen());
+      path->node[level - 1]->ptr_[path->idx[level - 1]] = copy;
+    }
+  }
+}
+
+bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
+               void** old) {
+  SOLO_ASSERT(key.size <= static_cast<uint32_t>(kNodeMaxKeyBytes));
+  if (tree->root == nullptr) {
+    if (mode == PutMode::kReplace) return false;
+    Node* leaf = writer->new_node(/*is_leaf=*/true);
+    node_insert_at(leaf, 0, key, value);
+    tree->root = leaf;
+    tree->height = 1;
+    tree->count = 1;
+    tree->bytes = key.size + value_bytes(*tree, value);
+    return true;
+  }
+  TreePath path;
+  bool found = btree_descend(*tree, key, &path);
+  int leaf_level = path.depth - 1;
+  if (found) {
+    Node* leaf = path.node[leaf_level];
+    *old = leaf->ptr_[path.idx[leaf_level]];
+    if (mode == PutMode::kInsert) return false;
+    btree_make_path_writable(tree, writer, &path);
+    path.node[leaf_level]->ptr_[path.idx[leaf_level]] = value;
+    tree->bytes = tree->bytes - value_bytes(*tree, *old) + value_bytes(*tree, value);
+    return true;
+  }
+  if (mode == PutMode::kReplace) return false;
+  btree_make_path_writable(tree, writer, &path);
+  btree_insert_at(tree, writer, &path, leaf_level, key, value);
+  tree->count++;
+  tree->bytes += key.size + value_bytes(*tree, value);
+  return true;
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,83 @@
+// Database and Snapshot: thin handles over DbImpl.
+#include "solo/database.h"
+
+#include <exception>
+
+#include "db_impl.h"
+
+namespace solo {
+
+double Stats::owner_utilization() const {
+  uint64_t total = owner_busy_ns + owner_idle_ns;
+  return total == 0 ? 0.0 : static_cast<double>(owner_busy_ns) / static_cast<double>(total);
+}
+
+// --- Snapshot -------------------------------------------------------------------
+
+Snapshot::Snapshot(Snapshot&& other) noexcept
+    : db_(other.db_), roots_(other.roots_), slot_(other.slot_) {
+  other.db_ = nullptr;
+  other.roots_ = nullptr;
+}
+
+Snapshot& Snapshot::operator=(Snapshot&& other) noexcept {
+  if (this != &other) {
+    release();
+    db_ = other.db_;
+    roots_ = other.roots_;
+    slot_ = other.slot_;
+    other.db_ = nullptr;
+    other.roots_ = nullptr;
+  }
+  return *this;
+}
+
+uint64_t Snapshot::generation() const { return roots_ == nullptr ? 0 : roots_->gen; }
+
+void Snapshot::release() {
+  if (roots_ == nullptr) return;
+  db_->release(slot_);
+  db_ = nullptr;
+  roots_ = nullptr;
+}
+
+// --- Database -------------------------------------------------------------------
+
+Database::Database(std::unique_ptr<internal::DbImpl> impl) : impl_(std::move(impl)) {}
+
+Database::~Database() { close(); }
+
+Result<std::unique_ptr<Database>> Database::open(const Options& options) {
+  auto impl = std::make_unique<internal::DbImpl>(options);
+  impl->start();
+  return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Status Database::write_ref(FunctionRef<Status(WriteTxn&)> fn) { return impl_->write(fn); }
+
+Status Database::read_ref(FunctionRef<Status(ReadTxn&)> fn) const {
+  Snapshot snapshot = this->snapshot();
+  ReadTxn txn(snapshot);
+  try {
+    return fn(txn);
+  } catch (const std::exception& error) {
+    return Status::Aborted(std::string("exception: ") + error.what());
+  } catch (...) {
+    return Status::Aborted("exception");
+  }
+}
+
+Snapshot Database::snapshot() const {
+  Snapshot snapshot;
+  snapshot.db_ = impl_.get();
+  snapshot.roots_ = impl_->acquire(&snapshot.slot_);
+  return snapshot;
+}
+
+Stats Database::stats() const { return impl_->stats(); }
+
+const Options& Database::options() const { return impl_->options(); }
+
+void Database::close() { impl_->close(); }
+
+}  // namespace solo

@@ -1,0 +1,407 @@
+// The owner thread: rounds, undo, publication, reclamation.
+//
+// Round (engine/README.md "Rounds"):
+//   take every waiting request (one exchange of the queue head)
+//   run each transaction; undo the ones that fail (5)
+//   seal: if anything committed, publish a RootSet by one atomic store (3)
+//         and start the next generation (2)
+//   reclaim a bounded number of retired objects no snapshot can reach (6)
+//   mark every request done, then wake all waiters with one notify
+#include "db_impl.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+#include "invariant.h"
+
+namespace solo::internal {
+
+namespace {
+
+uint64_t now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+}  // namespace
+
+DbImpl::DbImpl(const Options& options)
+    : pool_(options.reuse_retired), writer_(&pool_), options_(options) {
+  catalogs_.push_back(std::make_unique<Catalog>());
+  catalog_ = catalogs_.back().get();
+  // Generation 0: the empty database.
+  RootSet* roots = static_cast<RootSet*>(pool_.allocate(RootSet::bytes_for(0)));
+  *roots = RootSet{0, catalog_, 0, 0, RootSet::bytes_for(0)};
+  published_.store(roots, std::memory_order_seq_cst);
+  published_gen_ = 0;
+  cur_gen_ = 1;
+  writer_.set_gen(cur_gen_);
+}
+
+DbImpl::~DbImpl() {
+  close();
+  SOLO_ASSERT(registry_.held() == 0);  // every Snapshot released before the Database
+  // The pool's arenas hold every node, record and root set: freeing them frees all.
+}
+
+void DbImpl::start() {
+  owner_ = std::thread([this] { owner_main(); });
+  owner_id_ = owner_.get_id();
+}
+
+// --- requests ---------------------------------------------------------------
+
+void DbImpl::push(WriteRequest* request) {
+  WriteRequest* head = queue_head_.load(std::memory_order_relaxed);
+  do {
+    request->next = head;
+  } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_release,
+                                              std::memory_order_relaxed));
+  // Only an empty queue can have a sleeping owner.
+  if (head == nullptr) queue_head_.notify_one();
+}
+
+void DbImpl::wait(WriteRequest* request) {
+  while (request->done.load(std::memory_order_acquire) == 0) {
+    uint32_t seen = round_seq_.load(std::memory_order_acquire);
+    if (request->done.load(std::memory_order_acquire) != 0) break;
+    round_seq_.wait(seen, std::memory_order_acquire);
+  }
+}
+
+Status DbImpl::write(FunctionRef<Status(WriteTxn&)> fn) {
+  if (on_owner_thread()) return Status::InvalidArgument("db.write() called on the owner thread");
+  active_writers_.fetch_add(1, std::memory_order_seq_cst);
+  if (stopping_.load(std::memory_order_seq_cst)) {
+    active_writers_.fetch_sub(1, std::memory_order_seq_cst);
+    return Status::Shutdown("database is closed");
+  }
+  WriteRequest request;
+  request.fn = &fn;
+  push(&request);
+  wait(&request);
+  Status result = std::move(request.result);
+  active_writers_.fetch_sub(1, std::memory_order_seq_cst);
+  return result;
+}
+
+void DbImpl::close() {
+  std::lock_guard<std::mutex> lock(close_mutex_);
+  if (closed_) return;
+  closed_ = true;
+  if (!owner_.joinable()) return;
+  stopping_.store(true, std::memory_order_seq_cst);
+  WriteRequest stop;
+  stop.fn = nullptr;
+  push(&stop);
+  wait(&stop);
+  owner_.join();
+}
+
+// --- the owner --------------------------------------------------------------
+
+void DbImpl::owner_main() {
+  uint64_t busy_since = now_ns();
+  while (true) {
+    WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_acquire);
+    if (batch == nullptr) {
+      if (stop_seen_) {
+        // Late writers that passed the stopping_ check are answered Shutdown.
+        if (active_writers_.load(std::memory_order_seq_cst) == 0) break;
+        std::this_thread::yield();
+        continue;
+      }
+      uint64_t idle_since = now_ns();
+      busy_ns_ += idle_since - busy_since;
+      queue_head_.wait(nullptr, std::memory_order_acquire);
+      busy_since = now_ns();
+      idle_ns_ += busy_since - idle_since;
+      continue;
+    }
+    // The queue is a stack: reverse it into arrival order.
+    WriteRequest* ordered = nullptr;
+    while (batch != nullptr) {
+      WriteRequest* next = batch->next;
+      batch->next = ordered;
+      ordered = batch;
+      batch = next;
+    }
+    run_round(ordered);
+  }
+  busy_ns_ += now_ns() - busy_since;
+  store_stats();
+}
+
+void DbImpl::run_round(WriteRequest* batch) {
+  for (WriteRequest* request = batch; request != nullptr; request = request->next) {
+    if (request->fn == nullptr) {
+      stop_seen_ = true;
+    } else if (stop_seen_) {
+      request->result = Status::Shutdown("database is closing");
+    } else {
+      request->result = run_transaction(*request->fn);
+    }
+  }
+  // Invariant 4 (a round is answered only once durable) holds trivially while
+  // the engine has no log: the durability issue adds the log write here.
+  if (round_dirty_) publish();
+  reclaim();
+  rounds_++;
+  store_stats();
+  // Answer: after done is set the caller may return and free its request.
+  WriteRequest* request = batch;
+  while (request != nullptr) {
+    WriteRequest* next = request->next;
+    request->done.store(1, std::memory_order_release);
+    request = next;
+  }
+  round_seq_.fetch_add(1, std::memory_order_release);
+  round_seq_.notify_all();
+}
+
+Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
+  SOLO_ASSERT(undo_.empty() && created_.empty() && displaced_.empty());
+  WriteTxn txn(this);
+  Status status;
+  try {
+    status = fn(txn);
+  } catch (const std::exception& error) {
+    status = Status::Aborted(std::string("exception: ") + error.what());
+  } catch (...) {
+    status = Status::Aborted("exception");
+  }
+  if (txn.rolled_back()) {
+    rollbacks_++;
+    return status.ok() ? Status::Aborted("transaction rolled back") : status;
+  }
+  if (!status.ok()) {
+    undo_transaction();
+    rollbacks_++;
+    return status;
+  }
+  commit_transaction();
+  commits_++;
+  return status;
+}
+
+void DbImpl::commit_transaction() {
+  if (!undo_.empty()) round_dirty_ = true;
+  for (Record* record : displaced_) {
+    uint32_t bytes = Record::alloc_bytes(record->size());
+    record_bytes_ -= bytes;
+    if (record->made_in(cur_gen_)) {
+      pool_.free_now(record, bytes);  // no snapshot has seen it
+    } else {
+      pool_.retire(record, bytes, ObjectKind::kRecord, record->gen(), cur_gen_);
+    }
+  }
+  created_.clear();
+  displaced_.clear();
+  undo_.clear();
+}
+
+void DbImpl::undo_transaction() {
+  const std::vector<UndoEntry>& entries = undo_.entries();
+  for (auto entry = entries.rbegin(); entry != entries.rend(); ++entry) {
+    KeyRef key = make_key(undo_.key(*entry));
+    void* value = nullptr;
+    bool done = true;
+    switch (entry->op) {
+      case UndoEntry::Op::kInserted:
+        done = btree_remove(&trees_[entry->tree], &writer_, key, &value);
+        break;
+      case UndoEntry::Op::kReplaced:
+        done = btree_put(&trees_[entry->tree], &writer_, key, const_cast<void*>(entry->old),
+                         PutMode::kReplace, &value);
+        break;
+      case UndoEntry::Op::kRemoved:
+        done = btree_put(&trees_[entry->tree], &writer_, key, const_cast<void*>(entry->old),
+                         PutMode::kInsert, &value);
+        break;
+      case UndoEntry::Op::kCreatedTree:
+        SOLO_ASSERT(entry->tree + 1 == trees_.size());
+        btree_drop(&trees_.back(), &writer_);
+        trees_.pop_back();
+        break;
+      case UndoEntry::Op::kCatalog:
+        catalog_ = static_cast<const Catalog*>(entry->old);
+        break;
+    }
+    SOLO_ASSERT(done);
+    (void)done;
+  }
+  // Every record this transaction made is out of the tree again; every record
+  // it displaced is back in it.
+  for (Record* record : created_) {
+    uint32_t bytes = Record::alloc_bytes(record->size());
+    record_bytes_ -= bytes;
+    pool_.free_now(record, bytes);
+  }
+  created_.clear();
+  displaced_.clear();
+  undo_.clear();
+  changes_++;
+}
+
+// --- logged tree changes ------------------------------------------------------
+
+// Each logs the change before making it: `key` may point into a node that the
+// change frees (a caller's cursor key), while the log keeps its own copy.
+bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value) {
+  SOLO_ASSERT(on_owner_thread());  // invariant 1
+  undo_.add(UndoEntry::Op::kInserted, tree, key, nullptr);
+  void* old;
+  if (!btree_put(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())), value,
+                 PutMode::kInsert, &old)) {
+    undo_.drop_last();
+    return false;
+  }
+  changes_++;
+  return true;
+}
+
+void* DbImpl::tree_replace(TreeId tree, std::string_view key, void* value) {
+  SOLO_ASSERT(on_owner_thread());
+  undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
+  void* old = nullptr;
+  bool replaced = btree_put(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())),
+                            value, PutMode::kReplace, &old);
+  SOLO_ASSERT(replaced);
+  (void)replaced;
+  undo_.set_last_old(old);
+  changes_++;
+  return old;
+}
+
+void* DbImpl::tree_remove(TreeId tree, std::string_view key) {
+  SOLO_ASSERT(on_owner_thread());
+  undo_.add(UndoEntry::Op::kRemoved, tree, key, nullptr);
+  void* old = nullptr;
+  bool removed =
+      btree_remove(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())), &old);
+  SOLO_ASSERT(removed);
+  (void)removed;
+  undo_.set_last_old(old);
+  changes_++;
+  return old;
+}
+
+Record* DbImpl::make_record(std::string_view row) {
+  uint32_t bytes = Record::alloc_bytes(static_cast<uint32_t>(row.size()));
+  Record* record = static_cast<Record*>(pool_.allocate(bytes));
+  record->set_header(cur_gen_, static_cast<uint32_t>(row.size()));
+  std::memcpy(record->data(), row.data(), row.size());
+  created_.push_back(record);
+  record_bytes_ += bytes;
+  return record;
+}
+
+void DbImpl::set_catalog(std::unique_ptr<Catalog> catalog) {
+  undo_.add(UndoEntry::Op::kCatalog, kInvalidTree, {}, catalog_);
+  catalog_ = catalog.get();
+  catalogs_.push_back(std::move(catalog));
+}
+
+void DbImpl::add_tree(const TreeState& tree) {
+  trees_.push_back(tree);
+  undo_.add(UndoEntry::Op::kCreatedTree, static_cast<TreeId>(trees_.size() - 1), {}, nullptr);
+  changes_++;
+}
+
+// --- sealing a round ----------------------------------------------------------
+
+void DbImpl::publish() {
+  uint32_t tree_count = static_cast<uint32_t>(trees_.size());
+  uint32_t bytes = RootSet::bytes_for(tree_count);
+  RootSet* roots = static_cast<RootSet*>(pool_.allocate(bytes));
+  uint64_t state_bytes = 0;
+  for (uint32_t tree_idx = 0; tree_idx < tree_count; ++tree_idx) {
+    roots->trees()[tree_idx] = trees_[tree_idx];
+    state_bytes += trees_[tree_idx].bytes;
+  }
+  roots->gen = cur_gen_;
+  roots->catalog = catalog_;
+  roots->state_bytes = state_bytes;
+  roots->tree_count = tree_count;
+  roots->alloc_bytes = bytes;
+  if (options_.check_invariants) {
+    for (const TreeState& tree : trees_) {
+      std::string problem = btree_check(tree, cur_gen_);
+      if (!problem.empty()) {
+        std::fprintf(stderr, "solo: tree invariant broken: %s\n", problem.c_str());
+        std::abort();
+      }
+    }
+  }
+  const RootSet* old = published_.load(std::memory_order_relaxed);
+  // Invariant 3: one atomic store makes the whole new state visible.
+  published_.store(roots, std::memory_order_seq_cst);
+  published_gen_ = cur_gen_;
+  pool_.retire(const_cast<RootSet*>(old), old->alloc_bytes, ObjectKind::kRootSet, old->gen,
+               cur_gen_);
+  cur_gen_++;
+  writer_.set_gen(cur_gen_);
+  round_dirty_ = false;
+}
+
+void DbImpl::reclaim() {
+  size_t pending = pool_.retired_pending();
+  // Nothing retired after the newest publication can be reclaimed yet.
+  if (pending == 0 || pool_.retired_begin()->retire_gen > published_gen_) {
+    pending_after_reclaim_ = pending;
+    return;
+  }
+  uint64_t safe_gen = published_gen_;
+  if (!options_.unsafe_ignore_held_snapshots) {
+    safe_gen = std::min(safe_gen, registry_.min_pinned());
+  }
+  // Bounded (6): a fixed batch, or twice what a round retires when more.
+  size_t budget = options_.reclaim_batch;
+  if (pending > pending_after_reclaim_) {
+    budget = std::max(budget, 2 * (pending - pending_after_reclaim_));
+  }
+  pool_.reclaim(safe_gen, budget);
+  pending_after_reclaim_ = pool_.retired_pending();
+}
+
+void DbImpl::store_stats() {
+  const RootSet* roots = published_.load(std::memory_order_relaxed);
+  auto relaxed = std::memory_order_relaxed;
+  shared_stats_.generation.store(roots->gen, relaxed);
+  shared_stats_.rounds.store(rounds_, relaxed);
+  shared_stats_.commits.store(commits_, relaxed);
+  shared_stats_.rollbacks.store(rollbacks_, relaxed);
+  shared_stats_.state_bytes.store(roots->state_bytes, relaxed);
+  shared_stats_.node_bytes.store(static_cast<uint64_t>(writer_.live_nodes()) * sizeof(Node),
+                                 relaxed);
+  shared_stats_.record_bytes.store(record_bytes_, relaxed);
+  shared_stats_.arena_bytes.store(pool_.arena_bytes(), relaxed);
+  shared_stats_.retired_pending.store(pool_.retired_pending(), relaxed);
+  shared_stats_.reused.store(pool_.reused(), relaxed);
+  shared_stats_.fresh.store(pool_.fresh(), relaxed);
+  shared_stats_.busy_ns.store(busy_ns_, relaxed);
+  shared_stats_.idle_ns.store(idle_ns_, relaxed);
+}
+
+Stats DbImpl::stats() const {
+  auto relaxed = std::memory_order_relaxed;
+  Stats stats;
+  stats.generation = shared_stats_.generation.load(relaxed);
+  stats.rounds = shared_stats_.rounds.load(relaxed);
+  stats.commits = shared_stats_.commits.load(relaxed);
+  stats.rollbacks = shared_stats_.rollbacks.load(relaxed);
+  stats.state_bytes = shared_stats_.state_bytes.load(relaxed);
+  stats.node_bytes = shared_stats_.node_bytes.load(relaxed);
+  stats.record_bytes = shared_stats_.record_bytes.load(relaxed);
+  stats.arena_bytes = shared_stats_.arena_bytes.load(relaxed);
+  stats.retired_pending = shared_stats_.retired_pending.load(relaxed);
+  stats.reused_objects = shared_stats_.reused.load(relaxed);
+  stats.fresh_objects = shared_stats_.fresh.load(relaxed);
+  stats.owner_busy_ns = shared_stats_.busy_ns.load(relaxed);
+  stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
+  return stats;
+}
+
+}  // namespace solo::internal

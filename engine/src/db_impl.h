@@ -1,0 +1,129 @@
+// The database's implementation: the owner thread, its rounds, the working
+// trees, publication and reclamation. See engine/README.md for the
+// invariants referred to as (n).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "object_pool.h"
+#include "root_set.h"
+#include "snapshot_registry.h"
+#include "solo/database.h"
+#include "tree.h"
+#include "undo_log.h"
+
+namespace solo::internal {
+
+// One db.write() call, on the caller's stack until `done` is set.
+struct WriteRequest {
+  FunctionRef<Status(WriteTxn&)>* fn = nullptr;  // nullptr: the stop request of close()
+  Status result;
+  WriteRequest* next = nullptr;
+  std::atomic<uint32_t> done{0};
+};
+
+class DbImpl {
+ public:
+  explicit DbImpl(const Options& options);
+  ~DbImpl();
+  DbImpl(const DbImpl&) = delete;
+  DbImpl& operator=(const DbImpl&) = delete;
+
+  // --- any thread ---------------------------------------------------------
+  void start();
+  Status write(FunctionRef<Status(WriteTxn&)> fn);
+  void close();
+  const RootSet* acquire(uint32_t* slot) { return registry_.acquire(published_, slot); }
+  void release(uint32_t slot) { registry_.release(slot); }
+  Stats stats() const;
+  const Options& options() const { return options_; }
+  bool on_owner_thread() const { return std::this_thread::get_id() == owner_id_; }
+  uint32_t snapshots_held() const { return registry_.held(); }
+
+  // --- owner thread only (used by WriteTxn) -------------------------------
+  // Tree changes that are logged for undo and bump changes_.
+  bool tree_insert(TreeId tree, std::string_view key, void* value);
+  void* tree_replace(TreeId tree, std::string_view key, void* value);
+  void* tree_remove(TreeId tree, std::string_view key);
+  // A new record holding `row`, made in the current generation.
+  Record* make_record(std::string_view row);
+  // `record` left the tree in this transaction; it is released at commit.
+  void displace(Record* record) { displaced_.push_back(record); }
+  void set_catalog(std::unique_ptr<Catalog> catalog);
+  void add_tree(const TreeState& tree);
+  void undo_transaction();
+
+  // Owner-thread state. Trees of the newest, unpublished state.
+  std::vector<TreeState> trees_;
+  const Catalog* catalog_ = nullptr;
+  uint64_t cur_gen_ = 1;  // the generation being built (never published yet)
+  uint64_t changes_ = 0;  // bumped on every tree change (cursor re-seek)
+  ObjectPool pool_;
+  TreeWriter writer_;
+  // Scratch buffers reused by WriteTxn (no allocation per statement).
+  std::string row_buffer_;
+  std::string key_buffer_;
+  std::vector<std::string> old_index_keys_;
+  std::vector<std::string> new_index_keys_;
+  std::vector<uint32_t> index_part_sizes_;
+  std::vector<uint8_t> index_has_null_;
+
+  // For tests: the published RootSet (only stable while nothing is written).
+  const RootSet* published_for_test() const { return published_.load(); }
+
+ private:
+  void owner_main();
+  void run_round(WriteRequest* batch);
+  Status run_transaction(FunctionRef<Status(WriteTxn&)>& fn);
+  void commit_transaction();
+  void publish();
+  void reclaim();
+  void push(WriteRequest* request);
+  void wait(WriteRequest* request);
+  void store_stats();
+
+  // Immutable after construction.
+  const Options options_;
+  std::thread owner_;
+  std::thread::id owner_id_;
+
+  // Owner thread only.
+  std::vector<std::unique_ptr<Catalog>> catalogs_;  // every version, kept until close
+  UndoLog undo_;
+  std::vector<Record*> created_;    // records made by the running transaction
+  std::vector<Record*> displaced_;  // records it took out of the tree
+  bool round_dirty_ = false;        // a committed change awaits publication
+  bool stop_seen_ = false;
+  uint64_t published_gen_ = 0;
+  size_t pending_after_reclaim_ = 0;
+  uint64_t rounds_ = 0;
+  uint64_t commits_ = 0;
+  uint64_t rollbacks_ = 0;
+  uint64_t record_bytes_ = 0;
+  uint64_t busy_ns_ = 0;
+  uint64_t idle_ns_ = 0;
+
+  // Shared.
+  std::atomic<const RootSet*> published_{nullptr};
+  SnapshotRegistry registry_;
+  std::atomic<WriteRequest*> queue_head_{nullptr};
+  std::atomic<uint32_t> round_seq_{0};
+  std::atomic<bool> stopping_{false};
+  std::atomic<int64_t> active_writers_{0};
+  std::mutex close_mutex_;
+  bool closed_ = false;  // guarded by close_mutex_
+  struct SharedStats {
+    std::atomic<uint64_t> generation{0}, rounds{0}, commits{0}, rollbacks{0}, state_bytes{0},
+        node_bytes{0}, record_bytes{0}, arena_bytes{0}, retired_pending{0}, reused{0}, fresh{0},
+        busy_ns{0}, idle_ns{0};
+  };
+  SharedStats shared_stats_;
+};
+
+}  // namespace solo::internal

@@ -1,0 +1,104 @@
+// Memcomparable key encoding (engine/README.md "Key encoding").
+#include <bit>
+#include <cstring>
+
+#include "solo/codec.h"
+
+namespace solo {
+
+namespace {
+
+void put_big_endian(uint64_t bits, int bytes, std::string* out) {
+  char buffer[8];
+  for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
+    buffer[byte_idx] = static_cast<char>(bits >> (8 * (bytes - 1 - byte_idx)));
+  }
+  out->append(buffer, bytes);
+}
+
+void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
+  switch (column.type) {
+    case Type::kSmallInt:
+      put_big_endian(static_cast<uint16_t>(value.as_int()) ^ 0x8000u, 2, out);
+      return;
+    case Type::kInteger:
+      put_big_endian(static_cast<uint32_t>(value.as_int()) ^ 0x80000000u, 4, out);
+      return;
+    case Type::kBigInt:
+    case Type::kDecimal:
+    case Type::kTimestamp:
+      put_big_endian(static_cast<uint64_t>(value.as_int()) ^ (uint64_t{1} << 63), 8, out);
+      return;
+    case Type::kDouble: {
+      double number = value.as_double();
+      if (number == 0) number = 0;  // -0.0 and 0.0 are one key
+      if (number != number) number = __builtin_nan("");
+      uint64_t bits = std::bit_cast<uint64_t>(number);
+      bits = (bits >> 63) != 0 ? ~bits : bits ^ (uint64_t{1} << 63);
+      put_big_endian(bits, 8, out);
+      return;
+    }
+    case Type::kChar:
+    case Type::kVarChar:
+    case Type::kText: {
+      // 0x00 -> 0x00 0xFF; end -> 0x00 0x01 (sorts below any continuation).
+      const std::string& text = value.as_string();
+      size_t start = 0;
+      for (size_t pos = 0; pos < text.size(); ++pos) {
+        if (text[pos] == '\0') {
+          out->append(text, start, pos - start);
+          out->append("\0\xFF", 2);
+          start = pos + 1;
+        }
+      }
+      out->append(text, start, text.size() - start);
+      out->append("\0\x01", 2);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                  std::span<const Value> values, std::string* out) {
+  if (values.size() > columns.size()) return Status::InvalidArgument("more key values than columns");
+  for (size_t key_idx = 0; key_idx < values.size(); ++key_idx) {
+    if (columns[key_idx] >= schema.columns.size()) {
+      return Status::InvalidArgument("key column out of range");
+    }
+    const ColumnDef& column = schema.columns[columns[key_idx]];
+    const Value& value = values[key_idx];
+    if (!column.not_null) {
+      // Nullable columns carry a marker so that NULL sorts first.
+      out->push_back(value.is_null() ? '\0' : '\x01');
+      if (value.is_null()) continue;
+    }
+    Status status = check_value(column, value);
+    if (!status.ok()) return status;
+    append_key_value(column, value, out);
+  }
+  return Status::OK();
+}
+
+Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out) {
+  if (row.size() != schema.columns.size()) return Status::InvalidArgument("wrong number of columns");
+  Value values[32];
+  if (schema.primary_key.size() > 32) return Status::InvalidArgument("primary key too wide");
+  for (size_t key_idx = 0; key_idx < schema.primary_key.size(); ++key_idx) {
+    uint32_t column = schema.primary_key[key_idx];
+    if (column >= row.size()) return Status::InvalidArgument("key column out of range");
+    values[key_idx] = row[column];
+  }
+  return append_key(schema, schema.primary_key,
+                    std::span<const Value>(values, schema.primary_key.size()), out);
+}
+
+std::string prefix_successor(std::string_view prefix) {
+  std::string result(prefix);
+  while (!result.empty() && static_cast<unsigned char>(result.back()) == 0xFF) result.pop_back();
+  if (!result.empty()) result.back() = static_cast<char>(static_cast<unsigned char>(result.back()) + 1);
+  return result;
+}
+
+}  // namespace solo

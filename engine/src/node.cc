@@ -1,0 +1,142 @@
+// Operations on one node. See node.h for the layout.
+#include "node.h"
+
+#include <algorithm>
+
+namespace solo::internal {
+
+void node_init(Node* node, bool is_leaf, uint64_t gen) {
+  node->gen_ = gen;
+  node->is_leaf_ = is_leaf ? 1 : 0;
+  node->unused_ = 0;
+  node->count_ = 0;
+  node->heap_used_ = 0;
+  node->heap_dead_ = 0;
+}
+
+void node_copy(Node* dst, const Node* src, uint64_t gen) {
+  int count = src->count_;
+  dst->gen_ = gen;
+  dst->is_leaf_ = src->is_leaf_;
+  dst->unused_ = 0;
+  dst->count_ = static_cast<uint16_t>(count);
+  std::memcpy(dst->prefix_, src->prefix_, count * sizeof(uint64_t));
+  std::memcpy(dst->key_len_, src->key_len_, count * sizeof(uint16_t));
+  std::memcpy(dst->ptr_, src->ptr_, count * sizeof(void*));
+  if (src->heap_dead_ == 0) {
+    // Common case: the heap is dense; copy it and the offsets as they are.
+    std::memcpy(dst->key_off_, src->key_off_, count * sizeof(uint16_t));
+    std::memcpy(dst->heap_, src->heap_, src->heap_used_);
+    dst->heap_used_ = src->heap_used_;
+  } else {
+    uint16_t used = 0;
+    for (int idx = 0; idx < count; ++idx) {
+      std::memcpy(dst->heap_ + used, src->heap_ + src->key_off_[idx], src->key_len_[idx]);
+      dst->key_off_[idx] = used;
+      used = static_cast<uint16_t>(used + src->key_len_[idx]);
+    }
+    dst->heap_used_ = used;
+  }
+  dst->heap_dead_ = 0;
+}
+
+void node_compact(Node* node) {
+  if (node->heap_dead_ == 0) return;
+  char buffer[kNodeHeapBytes];
+  uint16_t used = 0;
+  for (int idx = 0; idx < node->count_; ++idx) {
+    std::memcpy(buffer + used, node->heap_ + node->key_off_[idx], node->key_len_[idx]);
+    node->key_off_[idx] = used;
+    used = static_cast<uint16_t>(used + node->key_len_[idx]);
+  }
+  std::memcpy(node->heap_, buffer, used);
+  node->heap_used_ = used;
+  node->heap_dead_ = 0;
+}
+
+static uint16_t heap_put(Node* node, const char* data, uint32_t size) {
+  if (node->heap_used_ + size > kNodeHeapBytes) node_compact(node);
+  SOLO_ASSERT(node->heap_used_ + size <= kNodeHeapBytes);
+  uint16_t offset = node->heap_used_;
+  std::memcpy(node->heap_ + offset, data, size);
+  node->heap_used_ = static_cast<uint16_t>(offset + size);
+  return offset;
+}
+
+void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr) {
+  SOLO_ASSERT(node_fits(node, key.size));
+  SOLO_ASSERT(idx >= 0 && idx <= node->count_);
+  uint16_t offset = heap_put(node, key.data, key.size);
+  int tail = node->count_ - idx;
+  if (tail > 0) {
+    std::memmove(node->prefix_ + idx + 1, node->prefix_ + idx, tail * sizeof(uint64_t));
+    std::memmove(node->key_off_ + idx + 1, node->key_off_ + idx, tail * sizeof(uint16_t));
+    std::memmove(node->key_len_ + idx + 1, node->key_len_ + idx, tail * sizeof(uint16_t));
+    std::memmove(node->ptr_ + idx + 1, node->ptr_ + idx, tail * sizeof(void*));
+  }
+  node->prefix_[idx] = key.prefix;
+  node->key_off_[idx] = offset;
+  node->key_len_[idx] = static_cast<uint16_t>(key.size);
+  node->ptr_[idx] = ptr;
+  node->count_++;
+}
+
+void node_remove_at(Node* node, int idx) {
+  SOLO_ASSERT(idx >= 0 && idx < node->count_);
+  node->heap_dead_ = static_cast<uint16_t>(node->heap_dead_ + node->key_len_[idx]);
+  int tail = node->count_ - idx - 1;
+  if (tail > 0) {
+    std::memmove(node->prefix_ + idx, node->prefix_ + idx + 1, tail * sizeof(uint64_t));
+    std::memmove(node->key_off_ + idx, node->key_off_ + idx + 1, tail * sizeof(uint16_t));
+    std::memmove(node->key_len_ + idx, node->key_len_ + idx + 1, tail * sizeof(uint16_t));
+    std::memmove(node->ptr_ + idx, node->ptr_ + idx + 1, tail * sizeof(void*));
+  }
+  node->count_--;
+  if (node->count_ == 0) {
+    node->heap_used_ = 0;
+    node->heap_dead_ = 0;
+  }
+}
+
+void node_set_key(Node* node, int idx, const KeyRef& key) {
+  node->heap_dead_ = static_cast<uint16_t>(node->heap_dead_ + node->key_len_[idx]);
+  node->key_len_[idx] = 0;  // so that a compaction inside heap_put drops the old key
+  uint16_t offset = heap_put(node, key.data, key.size);
+  node->prefix_[idx] = key.prefix;
+  node->key_off_[idx] = offset;
+  node->key_len_[idx] = static_cast<uint16_t>(key.size);
+}
+
+void node_append(Node* dst, const Node* src, int from, int to) {
+  for (int idx = from; idx < to; ++idx) {
+    std::string_view key = src->key(idx);
+    KeyRef ref{key.data(), static_cast<uint32_t>(key.size()), src->prefix_[idx]};
+    node_insert_at(dst, dst->count_, ref, src->ptr_[idx]);
+  }
+}
+
+void node_truncate(Node* node, int new_count) {
+  SOLO_ASSERT(new_count >= 0 && new_count <= node->count_);
+  for (int idx = new_count; idx < node->count_; ++idx) {
+    node->heap_dead_ = static_cast<uint16_t>(node->heap_dead_ + node->key_len_[idx]);
+  }
+  node->count_ = static_cast<uint16_t>(new_count);
+  node_compact(node);
+}
+
+int node_split_point(const Node* node) {
+  // Each half must keep room for one more maximal key after the split.
+  constexpr int kHalfLimit = kNodeHeapBytes - kNodeMaxKeyBytes;
+  int total = node->live_heap();
+  int half = node->count_ / 2;
+  int left_bytes = 0;
+  for (int idx = 0; idx < half; ++idx) left_bytes += node->key_len_[idx];
+  if (half >= 1 && left_bytes <= kHalfLimit && total - left_bytes <= kHalfLimit) return half;
+  // Otherwise balance bytes: each side then holds < total/2 + one key.
+  int running = 0;
+  int split = 0;
+  while (split < node->count_ && running * 2 < total) running += node->key_len_[split++];
+  return std::clamp(split, 1, node->count_ - 1);
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,111 @@
+#include "object_pool.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "invariant.h"
+
+namespace solo::internal {
+
+ObjectPool::ObjectPool(bool reuse) : reuse_(reuse), spare_(kMaxPooledBytes / kGrain + 1) {}
+
+ObjectPool::~ObjectPool() {
+  for (void* arena : arenas_) {
+    SOLO_UNPOISON(arena, kArenaBytes);
+    std::free(arena);
+  }
+  for (void* large : large_) std::free(large);
+}
+
+void* ObjectPool::allocate_fresh(uint32_t rounded) {
+  if (arena_next_ == nullptr || arena_next_ + rounded > arena_end_) {
+    void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
+    if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
+    madvise(arena, kArenaBytes, MADV_HUGEPAGE);
+    arenas_.push_back(arena);
+    arena_bytes_ += kArenaBytes;
+    arena_next_ = static_cast<char*>(arena);
+    arena_end_ = arena_next_ + kArenaBytes;
+  }
+  void* ptr = arena_next_;
+  arena_next_ += rounded;
+  fresh_++;
+  return ptr;
+}
+
+void* ObjectPool::allocate(uint32_t bytes) {
+  SOLO_ASSERT(bytes > 0);
+  if (bytes > kMaxPooledBytes) {
+    void* ptr = std::malloc(bytes);
+    if (ptr == nullptr) std::abort();
+    large_.insert(ptr);
+    fresh_++;
+    return ptr;
+  }
+  uint32_t size_class = class_of(bytes);
+  std::vector<void*>& spare = spare_[size_class];
+  if (!spare.empty()) {
+    void* ptr = spare.back();
+    spare.pop_back();
+    SOLO_UNPOISON(ptr, size_class * kGrain);
+    reused_++;
+    return ptr;
+  }
+  return allocate_fresh(size_class * kGrain);
+}
+
+void ObjectPool::make_spare(void* ptr, uint32_t bytes) {
+  if (bytes > kMaxPooledBytes) {
+    large_.erase(ptr);
+    std::free(ptr);
+    return;
+  }
+  uint32_t size_class = class_of(bytes);
+#if SOLO_DEBUG
+  // A reader that still reaches this object reads garbage and trips an assert.
+  std::memset(ptr, 0xDB, size_class * kGrain);
+#endif
+  SOLO_POISON(ptr, size_class * kGrain);
+  if (reuse_) spare_[size_class].push_back(ptr);
+}
+
+void ObjectPool::free_now(void* ptr, uint32_t bytes) { make_spare(ptr, bytes); }
+
+void ObjectPool::retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t made_gen,
+                        uint64_t retire_gen) {
+  SOLO_ASSERT(made_gen < retire_gen);
+  SOLO_ASSERT(retired_.size() == retired_head_ || retired_.back().retire_gen <= retire_gen);
+  retired_.push_back(RetiredObject{ptr, retire_gen, made_gen, bytes, kind});
+}
+
+size_t ObjectPool::reclaim(uint64_t safe_gen, size_t budget) {
+  size_t reclaimed = 0;
+  while (reclaimed < budget && retired_head_ < retired_.size() &&
+         retired_[retired_head_].retire_gen <= safe_gen) {
+    const RetiredObject& object = retired_[retired_head_++];
+    make_spare(object.ptr, object.bytes);
+    reclaimed++;
+  }
+  // Keep the FIFO's storage bounded without shifting it every round.
+  if (retired_head_ == retired_.size()) {
+    retired_.clear();
+    retired_head_ = 0;
+  } else if (retired_head_ > 4096 && retired_head_ * 2 > retired_.size()) {
+    retired_.erase(retired_.begin(), retired_.begin() + static_cast<ptrdiff_t>(retired_head_));
+    retired_head_ = 0;
+  }
+  return reclaimed;
+}
+
+bool ObjectPool::is_spare(const void* ptr) const {
+  for (const auto& spare : spare_) {
+    for (const void* candidate : spare) {
+      if (candidate == ptr) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,250 @@
+// Compact row encoding (engine/README.md "Row encoding") and value checks.
+#include <cstring>
+#include <set>
+
+#include "solo/codec.h"
+
+namespace solo {
+
+namespace {
+
+int fixed_width(Type type) {
+  switch (type) {
+    case Type::kSmallInt: return 2;
+    case Type::kInteger: return 4;
+    case Type::kBigInt:
+    case Type::kDecimal:
+    case Type::kTimestamp:
+    case Type::kDouble: return 8;
+    default: return 0;  // strings: varint length + bytes
+  }
+}
+
+void put_little_endian(uint64_t bits, int bytes, std::string* out) {
+  char buffer[8];
+  for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
+    buffer[byte_idx] = static_cast<char>(bits >> (8 * byte_idx));
+  }
+  out->append(buffer, bytes);
+}
+
+uint64_t get_little_endian(const char* data, int bytes) {
+  uint64_t bits = 0;
+  for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
+    bits |= uint64_t{static_cast<unsigned char>(data[byte_idx])} << (8 * byte_idx);
+  }
+  return bits;
+}
+
+int64_t sign_extend(uint64_t bits, int bytes) {
+  if (bytes == 8) return static_cast<int64_t>(bits);
+  int shift = 64 - 8 * bytes;
+  return static_cast<int64_t>(bits << shift) >> shift;
+}
+
+const int64_t kPowersOfTen[19] = {1,
+                                  10,
+                                  100,
+                                  1000,
+                                  10000,
+                                  100000,
+                                  1000000,
+                                  10000000,
+                                  100000000,
+                                  1000000000,
+                                  10000000000,
+                                  100000000000,
+                                  1000000000000,
+                                  10000000000000,
+                                  100000000000000,
+                                  1000000000000000,
+                                  10000000000000000,
+                                  100000000000000000,
+                                  1000000000000000000};
+
+// Reads the column at *pos; returns false if the bytes end too early.
+bool read_column(const ColumnDef& column, std::string_view bytes, size_t* pos, Value* out) {
+  int width = fixed_width(column.type);
+  if (width > 0) {
+    if (*pos + width > bytes.size()) return false;
+    uint64_t bits = get_little_endian(bytes.data() + *pos, width);
+    *pos += width;
+    if (column.type == Type::kDouble) {
+      double number;
+      std::memcpy(&number, &bits, 8);
+      *out = Value::Double(number);
+    } else {
+      *out = Value::Int(sign_extend(bits, width));
+    }
+    return true;
+  }
+  uint64_t length = 0;
+  int shift = 0;
+  while (true) {
+    if (*pos >= bytes.size() || shift > 28) return false;
+    unsigned char byte = static_cast<unsigned char>(bytes[(*pos)++]);
+    length |= uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) break;
+    shift += 7;
+  }
+  if (*pos + length > bytes.size()) return false;
+  *out = Value::String(bytes.substr(*pos, length));
+  *pos += length;
+  return true;
+}
+
+bool skip_column(const ColumnDef& column, std::string_view bytes, size_t* pos) {
+  int width = fixed_width(column.type);
+  if (width > 0) {
+    *pos += width;
+    return *pos <= bytes.size();
+  }
+  uint64_t length = 0;
+  int shift = 0;
+  while (true) {
+    if (*pos >= bytes.size() || shift > 28) return false;
+    unsigned char byte = static_cast<unsigned char>(bytes[(*pos)++]);
+    length |= uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) break;
+    shift += 7;
+  }
+  *pos += length;
+  return *pos <= bytes.size();
+}
+
+bool is_null(std::string_view bytes, uint32_t column) {
+  return (static_cast<unsigned char>(bytes[column / 8]) >> (column % 8)) & 1;
+}
+
+}  // namespace
+
+Status validate_schema(const TableSchema& schema) {
+  if (schema.name.empty()) return Status::InvalidArgument("table name is empty");
+  if (schema.columns.empty()) return Status::InvalidArgument("table has no columns");
+  if (schema.primary_key.empty()) return Status::InvalidArgument("table has no primary key");
+  std::set<std::string> names;
+  for (const ColumnDef& column : schema.columns) {
+    if (column.name.empty()) return Status::InvalidArgument("column name is empty");
+    if (!names.insert(column.name).second) {
+      return Status::AlreadyExists("duplicate column " + column.name);
+    }
+    if (column.type == Type::kDecimal &&
+        (column.precision < 1 || column.precision > 18 || column.scale > column.precision)) {
+      return Status::InvalidArgument("DECIMAL(p,s) needs 1 <= p <= 18, s <= p: " + column.name);
+    }
+    if ((column.type == Type::kChar || column.type == Type::kVarChar) && column.length == 0) {
+      return Status::InvalidArgument("CHAR/VARCHAR length must be > 0: " + column.name);
+    }
+  }
+  std::set<uint32_t> key_columns;
+  for (uint32_t column : schema.primary_key) {
+    if (column >= schema.columns.size()) return Status::InvalidArgument("bad primary key column");
+    if (!key_columns.insert(column).second) {
+      return Status::InvalidArgument("primary key repeats a column");
+    }
+  }
+  return Status::OK();
+}
+
+Status check_value(const ColumnDef& column, const Value& value) {
+  if (value.is_null()) {
+    if (column.not_null) return Status::Constraint("NULL in NOT NULL column " + column.name);
+    return Status::OK();
+  }
+  if (type_is_integral(column.type)) {
+    if (value.kind() != Value::Kind::kInt) {
+      return Status::InvalidArgument("column " + column.name + " needs an integer value");
+    }
+    int64_t number = value.as_int();
+    bool in_range = true;
+    if (column.type == Type::kSmallInt) in_range = number >= INT16_MIN && number <= INT16_MAX;
+    if (column.type == Type::kInteger) in_range = number >= INT32_MIN && number <= INT32_MAX;
+    if (column.type == Type::kDecimal) {
+      int64_t limit = kPowersOfTen[column.precision];
+      in_range = number > -limit && number < limit;
+    }
+    if (!in_range) return Status::InvalidArgument("value out of range for column " + column.name);
+    return Status::OK();
+  }
+  if (column.type == Type::kDouble) {
+    if (value.kind() != Value::Kind::kDouble) {
+      return Status::InvalidArgument("column " + column.name + " needs a DOUBLE value");
+    }
+    return Status::OK();
+  }
+  if (value.kind() != Value::Kind::kString) {
+    return Status::InvalidArgument("column " + column.name + " needs a string value");
+  }
+  if (column.type != Type::kText && value.as_string().size() > column.length) {
+    return Status::InvalidArgument("string too long for column " + column.name);
+  }
+  return Status::OK();
+}
+
+Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
+  size_t column_count = schema.columns.size();
+  if (row.size() != column_count) return Status::InvalidArgument("wrong number of columns");
+  out->assign((column_count + 7) / 8, '\0');
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const ColumnDef& column = schema.columns[column_idx];
+    const Value& value = row[column_idx];
+    Status status = check_value(column, value);
+    if (!status.ok()) return status;
+    if (value.is_null()) {
+      (*out)[column_idx / 8] = static_cast<char>((*out)[column_idx / 8] | (1 << (column_idx % 8)));
+      continue;
+    }
+    int width = fixed_width(column.type);
+    if (column.type == Type::kDouble) {
+      uint64_t bits;
+      double number = value.as_double();
+      std::memcpy(&bits, &number, 8);
+      put_little_endian(bits, 8, out);
+    } else if (width > 0) {
+      put_little_endian(static_cast<uint64_t>(value.as_int()), width, out);
+    } else {
+      const std::string& text = value.as_string();
+      uint64_t length = text.size();
+      do {
+        unsigned char byte = length & 0x7F;
+        length >>= 7;
+        if (length != 0) byte |= 0x80;
+        out->push_back(static_cast<char>(byte));
+      } while (length != 0);
+      out->append(text);
+    }
+  }
+  if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  return Status::OK();
+}
+
+Status decode_row(const TableSchema& schema, std::string_view bytes, Row* out) {
+  size_t column_count = schema.columns.size();
+  size_t pos = (column_count + 7) / 8;
+  if (bytes.size() < pos) return Status::InvalidArgument("row too short");
+  out->resize(column_count);
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    if (is_null(bytes, column_idx)) {
+      (*out)[column_idx] = Value::Null();
+      continue;
+    }
+    if (!read_column(schema.columns[column_idx], bytes, &pos, &(*out)[column_idx])) {
+      return Status::InvalidArgument("row too short");
+    }
+  }
+  if (pos != bytes.size()) return Status::InvalidArgument("row has trailing bytes");
+  return Status::OK();
+}
+
+Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t column) {
+  size_t pos = (schema.columns.size() + 7) / 8;
+  if (is_null(bytes, column)) return Value::Null();
+  for (uint32_t column_idx = 0; column_idx < column; ++column_idx) {
+    if (!is_null(bytes, column_idx)) skip_column(schema.columns[column_idx], bytes, &pos);
+  }
+  Value value;
+  read_column(schema.columns[column], bytes, &pos, &value);
+  return value;
+}
+
+}  // namespace solo

@@ -1,0 +1,20 @@
+#include "solo/status.h"
+
+namespace solo {
+
+std::string Status::ToString() const {
+  const char* name = "OK";
+  switch (code_) {
+    case Code::kOk: return "OK";
+    case Code::kNotFound: name = "NotFound"; break;
+    case Code::kAlreadyExists: name = "AlreadyExists"; break;
+    case Code::kConstraint: name = "Constraint"; break;
+    case Code::kInvalidArgument: name = "InvalidArgument"; break;
+    case Code::kAborted: name = "Aborted"; break;
+    case Code::kShutdown: name = "Shutdown"; break;
+    case Code::kInternal: name = "Internal"; break;
+  }
+  return std::string(name) + ": " + message_;
+}
+
+}  // namespace solo

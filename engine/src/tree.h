@@ -1,0 +1,108 @@
+// Copy-on-write B+tree, split by operation:
+//   btree_get.cc     lookup and descent
+//   btree_insert.cc  insert / replace, copy of the path to the root
+//   btree_split.cc   node splits and root growth
+//   btree_remove.cc  remove, merge of underfull nodes, root shrink
+//   btree_scan.cc    cursors (forward and backward)
+//   btree_check.cc   full structural check (debug and tests)
+//
+// Readers (any thread) only use btree_get / cursors on a TreeState copied
+// into a published RootSet. Every mutating function is for the owner thread
+// only and changes a node in place only if the node was made in the
+// current, unpublished generation (invariant 2); otherwise it copies the node
+// and the path above it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "node.h"
+#include "object_pool.h"
+#include "record.h"
+
+namespace solo::internal {
+
+// One tree's root and counters. Copied by value into each published RootSet.
+struct TreeState {
+  Node* root = nullptr;
+  uint32_t height = 0;       // 0: empty tree; 1: root is a leaf
+  bool has_records = false;  // leaf values are Record* (a table) or integers (an index)
+  uint64_t count = 0;        // entries
+  uint64_t bytes = 0;        // encoded key bytes + record sizes
+};
+
+// The owner's allocator for tree nodes, bound to the generation being built.
+class TreeWriter {
+ public:
+  explicit TreeWriter(ObjectPool* pool) : pool_(pool) {}
+  TreeWriter(const TreeWriter&) = delete;
+  TreeWriter& operator=(const TreeWriter&) = delete;
+
+  uint64_t gen() const { return gen_; }
+  void set_gen(uint64_t gen) { gen_ = gen; }
+  ObjectPool* pool() const { return pool_; }
+  int64_t live_nodes() const { return live_nodes_; }
+
+  Node* new_node(bool is_leaf);
+  // `node` itself if made in this generation, else a copy (the original is retired).
+  Node* writable(Node* node);
+  // `node` left the tree: freed now if made in this generation, else retired.
+  void discard(Node* node);
+
+ private:
+  ObjectPool* const pool_;
+  uint64_t gen_ = 1;
+  int64_t live_nodes_ = 0;
+};
+
+// The path of a descent: node[level] and the index taken in it (at the leaf:
+// the lower-bound position of the key). Level 0 is the root.
+struct TreePath {
+  Node* node[kMaxTreeHeight];
+  int idx[kMaxTreeHeight];
+  int depth = 0;  // number of levels filled (the tree's height)
+};
+
+// Bytes a leaf value adds to TreeState::bytes.
+inline uint64_t value_bytes(const TreeState& tree, void* value) {
+  return tree.has_records ? static_cast<Record*>(value)->size() : 0;
+}
+
+// Sets *value and returns true if `key` is in the tree. max_gen: the newest
+// generation the caller's view may see (debug check of invariant 6).
+bool btree_get(const TreeState& tree, const KeyRef& key, void** value, uint64_t max_gen);
+
+// Descends to the leaf for `key`, filling *path. Returns true if found.
+// Precondition: tree.root != nullptr.
+bool btree_descend(const TreeState& tree, const KeyRef& key, TreePath* path);
+
+enum class PutMode { kInsert, kReplace };
+// kInsert: adds (key, value) if key is absent and returns true; else returns
+// false, sets *old to the present value and changes nothing.
+// kReplace: if key is present sets its value, sets *old and returns true;
+// else returns false and changes nothing. Owner thread only.
+bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
+               void** old);
+
+// Removes key and sets *old to its value; false if absent. Owner thread only.
+bool btree_remove(TreeState* tree, TreeWriter* writer, const KeyRef& key, void** old);
+
+// Discards every node of the tree and empties it (values are not freed).
+// Owner thread only.
+void btree_drop(TreeState* tree, TreeWriter* writer);
+
+// Copies path nodes made before the writer's generation, top-down, and
+// relinks them; afterwards every path node is writable.
+void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* path);
+
+// Inserts (key, value) at path->idx[level] of path->node[level], splitting
+// upwards as needed (btree_split.cc). Precondition: path is writable.
+void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int level,
+                     const KeyRef& key, void* value);
+
+// Checks the structure of the tree: order, bounds, uniform depth, counts,
+// bytes, heap accounting, node generations <= max_gen. Returns "" if sound,
+// else a description of the first problem.
+std::string btree_check(const TreeState& tree, uint64_t max_gen);
+
+}  // namespace solo::internal

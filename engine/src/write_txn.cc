@@ -1,0 +1,372 @@
+// Write transactions: DDL and row changes that keep every index in step.
+// Owner thread only. Each method checks everything that can fail before it
+// changes anything, so a failed call leaves no trace even before rollback.
+#include <set>
+
+#include "db_impl.h"
+#include "solo/codec.h"
+#include "solo/txn.h"
+
+namespace solo {
+
+using internal::DbImpl;
+using internal::TreeState;
+
+namespace {
+
+// Builds the entry of `index` for an encoded row: index columns, then the
+// primary key. *part_size: bytes of the index-column part; *has_null: an
+// index column is NULL (such entries are exempt from uniqueness).
+Status build_index_key(const TableSchema& schema, const IndexSchema& index, std::string_view row,
+                       std::string_view primary_key, std::string* out, uint32_t* part_size,
+                       bool* has_null) {
+  Value values[16];
+  size_t column_count = index.columns.size();
+  *has_null = false;
+  for (size_t key_idx = 0; key_idx < column_count; ++key_idx) {
+    values[key_idx] = decode_column(schema, row, index.columns[key_idx]);
+    *has_null |= values[key_idx].is_null();
+  }
+  out->clear();
+  Status status = append_key(schema, index.columns, std::span<const Value>(values, column_count), out);
+  if (!status.ok()) return status;
+  *part_size = static_cast<uint32_t>(out->size());
+  out->append(primary_key);
+  if (out->size() > kMaxKeyBytes) return Status::InvalidArgument("index key too long");
+  return Status::OK();
+}
+
+// The primary key of an encoded row.
+Status row_primary_key(const TableSchema& schema, std::string_view row, std::string* out) {
+  Value values[32];
+  size_t key_size = schema.primary_key.size();
+  for (size_t key_idx = 0; key_idx < key_size; ++key_idx) {
+    values[key_idx] = decode_column(schema, row, schema.primary_key[key_idx]);
+  }
+  out->clear();
+  return append_key(schema, schema.primary_key, std::span<const Value>(values, key_size), out);
+}
+
+// True if the tree holds an entry starting with `prefix` whose primary key
+// (the rest of the entry) is not `except_key`.
+bool has_other_entry(const TreeState& tree, std::string_view prefix, std::string_view except_key,
+                     uint64_t gen) {
+  internal::TreePath path;
+  if (tree.root == nullptr) return false;
+  std::string seek(prefix);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    internal::btree_descend(tree, internal::make_key(seek), &path);
+    int level = path.depth - 1;
+    while (path.idx[level] >= path.node[level]->count_) {
+      if (level == 0) return false;
+      level--;
+      path.idx[level]++;
+    }
+    while (level < path.depth - 1) {
+      internal::Node* child = path.node[level]->child(path.idx[level]);
+      SOLO_ASSERT(child->gen_ <= gen);
+      level++;
+      path.node[level] = child;
+      path.idx[level] = 0;
+    }
+    std::string_view key = path.node[level]->key(path.idx[level]);
+    if (key.substr(0, prefix.size()) != prefix) return false;
+    if (key.substr(prefix.size()) != except_key) return true;
+    // It is the row itself; a unique index has at most one other entry after it.
+    seek.assign(key);
+    seek.push_back('\0');
+  }
+  return false;
+}
+
+Status check_index_columns(const TableSchema& table, const IndexSchema& index) {
+  if (index.name.empty()) return Status::InvalidArgument("index name is empty");
+  if (index.columns.empty() || index.columns.size() > 16) {
+    return Status::InvalidArgument("an index needs 1 to 16 columns");
+  }
+  std::set<uint32_t> seen;
+  for (uint32_t column : index.columns) {
+    if (column >= table.columns.size()) return Status::InvalidArgument("bad index column");
+    if (!seen.insert(column).second) return Status::InvalidArgument("index repeats a column");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+WriteTxn::WriteTxn(DbImpl* db) : db_(db) {
+  changes_ = &db_->changes_;
+  refresh_view();
+}
+
+void WriteTxn::refresh_view() {
+  catalog_ = db_->catalog_;
+  trees_ = db_->trees_.data();
+  tree_count_ = static_cast<uint32_t>(db_->trees_.size());
+  generation_ = db_->cur_gen_;
+}
+
+void WriteTxn::rollback() {
+  SOLO_ASSERT(db_->on_owner_thread());
+  if (rolled_back_) return;
+  db_->undo_transaction();
+  rolled_back_ = true;
+  refresh_view();
+}
+
+Status WriteTxn::check_table(TableId table, const TableInfo** info) const {
+  SOLO_ASSERT(db_->on_owner_thread());  // invariant 1
+  if (rolled_back_) return Status::Aborted("transaction was rolled back");
+  *info = catalog_->table(table);
+  if (*info == nullptr) return Status::InvalidArgument("not a table id");
+  return Status::OK();
+}
+
+// --- DDL ------------------------------------------------------------------------
+
+Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
+  SOLO_ASSERT(db_->on_owner_thread());
+  if (rolled_back_) return Status::Aborted("transaction was rolled back");
+  Status status = validate_schema(schema);
+  if (!status.ok()) return status;
+  if (catalog_->find_table(schema.name) != nullptr || catalog_->find_index(schema.name) != nullptr) {
+    return Status::AlreadyExists("name already in use: " + schema.name);
+  }
+  auto info = std::make_shared<TableInfo>();
+  info->id = catalog_->tree_count();
+  info->schema = schema;
+  for (uint32_t column : info->schema.primary_key) info->schema.columns[column].not_null = true;
+  auto catalog = std::make_unique<Catalog>(*catalog_);
+  catalog->entries_.push_back(Catalog::Entry{info, nullptr});
+  db_->set_catalog(std::move(catalog));
+  TreeState tree;
+  tree.has_records = true;
+  db_->add_tree(tree);
+  refresh_view();
+  return info->id;
+}
+
+Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
+  SOLO_ASSERT(db_->on_owner_thread());
+  if (rolled_back_) return Status::Aborted("transaction was rolled back");
+  const TableInfo* table = catalog_->find_table(schema.table);
+  if (table == nullptr) return Status::NotFound("no table " + schema.table);
+  Status status = check_index_columns(table->schema, schema);
+  if (!status.ok()) return status;
+  if (catalog_->find_table(schema.name) != nullptr || catalog_->find_index(schema.name) != nullptr) {
+    return Status::AlreadyExists("name already in use: " + schema.name);
+  }
+
+  // Fill the new tree from the table's rows before anything is logged.
+  TreeState tree;
+  tree.has_records = false;
+  std::string key;
+  Result<Cursor> cursor = scan(table->id, KeyRange::All());
+  for (; cursor->valid(); cursor->next()) {
+    uint32_t part_size;
+    bool has_null;
+    status = build_index_key(table->schema, schema, cursor->value(), cursor->key(), &key,
+                             &part_size, &has_null);
+    if (status.ok() && schema.unique && !has_null &&
+        has_other_entry(tree, std::string_view(key).substr(0, part_size), {}, generation_)) {
+      status = Status::AlreadyExists("duplicate key for unique index " + schema.name);
+    }
+    if (!status.ok()) {
+      internal::btree_drop(&tree, &db_->writer_);
+      return status;
+    }
+    void* old;
+    internal::btree_put(&tree, &db_->writer_, internal::make_key(key),
+                        reinterpret_cast<void*>(uintptr_t{part_size}), internal::PutMode::kInsert,
+                        &old);
+  }
+
+  auto info = std::make_shared<IndexInfo>();
+  info->id = catalog_->tree_count();
+  info->table = table->id;
+  info->schema = schema;
+  auto table_info = std::make_shared<TableInfo>(*table);
+  table_info->indexes.push_back(info->id);
+  auto catalog = std::make_unique<Catalog>(*catalog_);
+  catalog->entries_[table->id].table = table_info;
+  catalog->entries_.push_back(Catalog::Entry{nullptr, info});
+  db_->set_catalog(std::move(catalog));
+  db_->add_tree(tree);
+  refresh_view();
+  return info->id;
+}
+
+// --- rows -------------------------------------------------------------------------
+
+Status WriteTxn::insert(TableId table, const Row& row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  status = encode_row(info->schema, row, &db_->row_buffer_);
+  if (!status.ok()) return status;
+  db_->key_buffer_.clear();
+  status = encode_primary_key(info->schema, row, &db_->key_buffer_);
+  if (!status.ok()) return status;
+  std::string key = db_->key_buffer_;
+  return insert_checked(*info, key, db_->row_buffer_);
+}
+
+Status WriteTxn::insert_encoded(TableId table, std::string_view row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  status = row_primary_key(info->schema, row, &db_->key_buffer_);
+  if (!status.ok()) return status;
+  std::string key = db_->key_buffer_;
+  return insert_checked(*info, key, row);
+}
+
+Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, std::string_view row) {
+  if (key.size() > kMaxKeyBytes) return Status::InvalidArgument("primary key too long");
+  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  void* existing;
+  if (internal::btree_get(trees_[table.id], internal::make_key(key), &existing, generation_)) {
+    return Status::AlreadyExists("duplicate primary key in " + table.schema.name);
+  }
+  size_t index_count = table.indexes.size();
+  db_->new_index_keys_.resize(index_count);
+  db_->index_part_sizes_.resize(index_count);
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    const IndexInfo* index = catalog_->index(table.indexes[index_idx]);
+    bool has_null;
+    Status status = build_index_key(table.schema, index->schema, row, key,
+                                    &db_->new_index_keys_[index_idx],
+                                    &db_->index_part_sizes_[index_idx], &has_null);
+    if (!status.ok()) return status;
+    std::string_view part =
+        std::string_view(db_->new_index_keys_[index_idx]).substr(0, db_->index_part_sizes_[index_idx]);
+    if (index->schema.unique && !has_null &&
+        has_other_entry(trees_[index->id], part, {}, generation_)) {
+      return Status::AlreadyExists("duplicate key for unique index " + index->schema.name);
+    }
+  }
+  internal::Record* record = db_->make_record(row);
+  bool inserted = db_->tree_insert(table.id, key, record);
+  SOLO_ASSERT(inserted);
+  (void)inserted;
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    inserted = db_->tree_insert(table.indexes[index_idx], db_->new_index_keys_[index_idx],
+                                reinterpret_cast<void*>(uintptr_t{db_->index_part_sizes_[index_idx]}));
+    SOLO_ASSERT(inserted);
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::update(TableId table, std::string_view key, const Row& row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  status = encode_row(info->schema, row, &db_->row_buffer_);
+  if (!status.ok()) return status;
+  std::string encoded = db_->row_buffer_;
+  return update_checked(*info, key, encoded);
+}
+
+Status WriteTxn::update_encoded(TableId table, std::string_view key, std::string_view row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  return update_checked(*info, key, row);
+}
+
+Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
+                                std::string_view row) {
+  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  void* old_value;
+  if (key.size() > kMaxKeyBytes ||
+      !internal::btree_get(trees_[table.id], internal::make_key(key), &old_value, generation_)) {
+    return Status::NotFound("no row with that key in " + table.schema.name);
+  }
+  auto* old_record = static_cast<internal::Record*>(old_value);
+  std::string_view old_row = old_record->view();
+  size_t index_count = table.indexes.size();
+
+  // The new primary key: only derived when the table's key could change.
+  std::string new_key;
+  Status status = row_primary_key(table.schema, row, &new_key);
+  if (!status.ok()) return status;
+  bool key_changed = new_key != key;
+  void* existing;
+  if (key_changed && (new_key.size() > kMaxKeyBytes ||
+                      internal::btree_get(trees_[table.id], internal::make_key(new_key), &existing,
+                                          generation_))) {
+    return new_key.size() > kMaxKeyBytes
+               ? Status::InvalidArgument("primary key too long")
+               : Status::AlreadyExists("duplicate primary key in " + table.schema.name);
+  }
+
+  db_->old_index_keys_.resize(index_count);
+  db_->new_index_keys_.resize(index_count);
+  db_->index_part_sizes_.resize(index_count);
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    const IndexInfo* index = catalog_->index(table.indexes[index_idx]);
+    uint32_t old_part;
+    bool has_null;
+    status = build_index_key(table.schema, index->schema, old_row, key,
+                             &db_->old_index_keys_[index_idx], &old_part, &has_null);
+    if (!status.ok()) return status;
+    status = build_index_key(table.schema, index->schema, row, new_key,
+                             &db_->new_index_keys_[index_idx], &db_->index_part_sizes_[index_idx],
+                             &has_null);
+    if (!status.ok()) return status;
+    if (db_->old_index_keys_[index_idx] == db_->new_index_keys_[index_idx]) continue;
+    std::string_view part =
+        std::string_view(db_->new_index_keys_[index_idx]).substr(0, db_->index_part_sizes_[index_idx]);
+    if (index->schema.unique && !has_null &&
+        has_other_entry(trees_[index->id], part, key, generation_)) {
+      return Status::AlreadyExists("duplicate key for unique index " + index->schema.name);
+    }
+  }
+
+  internal::Record* record = db_->make_record(row);
+  if (!key_changed) {
+    db_->tree_replace(table.id, key, record);
+  } else {
+    db_->tree_remove(table.id, key);
+    db_->tree_insert(table.id, new_key, record);
+  }
+  db_->displace(old_record);
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    if (db_->old_index_keys_[index_idx] == db_->new_index_keys_[index_idx]) continue;
+    TreeId index_tree = table.indexes[index_idx];
+    db_->tree_remove(index_tree, db_->old_index_keys_[index_idx]);
+    db_->tree_insert(index_tree, db_->new_index_keys_[index_idx],
+                     reinterpret_cast<void*>(uintptr_t{db_->index_part_sizes_[index_idx]}));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::erase(TableId table, std::string_view key) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  void* old_value;
+  if (key.size() > kMaxKeyBytes ||
+      !internal::btree_get(trees_[table], internal::make_key(key), &old_value, generation_)) {
+    return Status::NotFound("no row with that key in " + info->schema.name);
+  }
+  auto* old_record = static_cast<internal::Record*>(old_value);
+  size_t index_count = info->indexes.size();
+  db_->old_index_keys_.resize(index_count);
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    const IndexInfo* index = catalog_->index(info->indexes[index_idx]);
+    uint32_t part_size;
+    bool has_null;
+    status = build_index_key(info->schema, index->schema, old_record->view(), key,
+                             &db_->old_index_keys_[index_idx], &part_size, &has_null);
+    if (!status.ok()) return status;
+  }
+  db_->tree_remove(table, key);
+  db_->displace(old_record);
+  for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
+    db_->tree_remove(info->indexes[index_idx], db_->old_index_keys_[index_idx]);
+  }
+  return Status::OK();
+}
+
+}  // namespace solo

@@ -1,0 +1,257 @@
+// DDL, secondary indexes kept in step, NULLs, unique checks, scans.
+#include <map>
+
+#include "test_util.h"
+
+using namespace solo;
+using solo::test::open_db;
+
+namespace {
+
+// people(id INTEGER PK, city VARCHAR(20) NULL, email VARCHAR(40) NULL, age SMALLINT)
+// index by_city (city) non-unique, by_email (email) unique
+struct People {
+  TableId table;
+  IndexId by_city;
+  IndexId by_email;
+  TableSchema schema;
+};
+
+People create_people(Database* db) {
+  People people;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              TableSchema schema;
+              schema.name = "people";
+              schema.columns = {ColumnDef::Integer("id"), ColumnDef::VarChar("city", 20),
+                                ColumnDef::VarChar("email", 40), ColumnDef::SmallInt("age")};
+              schema.primary_key = {0};
+              auto table = txn.create_table(schema);
+              if (!table.ok()) return table.status();
+              people.table = *table;
+              auto city = txn.create_index(IndexSchema{"by_city", "people", {1}, false});
+              if (!city.ok()) return city.status();
+              people.by_city = *city;
+              auto email = txn.create_index(IndexSchema{"by_email", "people", {2}, true});
+              if (!email.ok()) return email.status();
+              people.by_email = *email;
+              people.schema = txn.catalog().table(people.table)->schema;
+              return Status::OK();
+            }).ok());
+  return people;
+}
+
+Row person(int id, const char* city, const char* email, int age) {
+  return {Value::Int(id), city ? Value::String(city) : Value::Null(),
+          email ? Value::String(email) : Value::Null(), Value::Int(age)};
+}
+
+std::vector<int64_t> ids_in_city(Database* db, const People& people, const char* city) {
+  std::vector<int64_t> ids;
+  REQUIRE(db->read([&](ReadTxn& txn) {
+              std::string prefix;
+              Value value = Value::String(city);
+              uint32_t columns[1] = {1};
+              REQUIRE(append_key(people.schema, columns, std::span<const Value>(&value, 1), &prefix)
+                          .ok());
+              auto cursor = txn.scan(people.by_city, KeyRange::Prefix(prefix));
+              REQUIRE(cursor.ok());
+              for (; cursor->valid(); cursor->next()) {
+                Row row;
+                REQUIRE(txn.get_row(people.table, cursor->value(), &row).ok());
+                REQUIRE(row[1].as_string() == city);
+                ids.push_back(row[0].as_int());
+              }
+              return Status::OK();
+            }).ok());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("tables and indexes are created, found by name and kept in step") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
+              REQUIRE(txn.insert(people.table, person(2, "Rome", "b@x", 40)).ok());
+              REQUIRE(txn.insert(people.table, person(3, "Oslo", nullptr, 50)).ok());
+              REQUIRE(txn.insert(people.table, person(4, nullptr, nullptr, 60)).ok());
+              return Status::OK();
+            }).ok());
+  REQUIRE(ids_in_city(db.get(), people, "Oslo") == std::vector<int64_t>{1, 3});
+  db->read([&](ReadTxn& txn) {
+    REQUIRE(txn.catalog().find_table("people")->id == people.table);
+    REQUIRE(txn.catalog().find_index("by_email")->id == people.by_email);
+    REQUIRE(txn.catalog().find_table("nope") == nullptr);
+    REQUIRE(txn.entry_count(people.table) == 4);
+    REQUIRE(txn.entry_count(people.by_city) == 4);  // NULL cities are indexed too
+    REQUIRE(txn.entry_count(people.by_email) == 4);
+    return Status::OK();
+  });
+
+  // Moving a person to another city moves its index entry.
+  std::string key2 = test::int_key(people.schema, 2);
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              return txn.update(people.table, key2, person(2, "Oslo", "b@x", 41));
+            }).ok());
+  REQUIRE(ids_in_city(db.get(), people, "Oslo") == std::vector<int64_t>{1, 2, 3});
+  REQUIRE(ids_in_city(db.get(), people, "Rome").empty());
+
+  // Changing the primary key moves every index entry.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              return txn.update(people.table, key2, person(9, "Oslo", "b@x", 41));
+            }).ok());
+  REQUIRE(ids_in_city(db.get(), people, "Oslo") == std::vector<int64_t>{1, 3, 9});
+
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              return txn.erase(people.table, test::int_key(people.schema, 1));
+            }).ok());
+  REQUIRE(ids_in_city(db.get(), people, "Oslo") == std::vector<int64_t>{3, 9});
+  db->read([&](ReadTxn& txn) {
+    REQUIRE(txn.entry_count(people.by_email) == 3);
+    return Status::OK();
+  });
+}
+
+TEST_CASE("unique indexes and primary keys refuse duplicates, NULLs excepted") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
+              REQUIRE(txn.insert(people.table, person(1, "Rome", "z@x", 30)).IsAlreadyExists());
+              REQUIRE(txn.insert(people.table, person(2, "Rome", "a@x", 30)).IsAlreadyExists());
+              REQUIRE(txn.insert(people.table, person(3, "Rome", nullptr, 30)).ok());
+              REQUIRE(txn.insert(people.table, person(4, "Rome", nullptr, 30)).ok());
+              REQUIRE(txn.insert(people.table, person(5, "Rome", "e@x", 30)).ok());
+              // Updating a row to its own unique key is fine; to another's is not.
+              REQUIRE(txn.update(people.table, test::int_key(people.schema, 1),
+                                 person(1, "Paris", "a@x", 31)).ok());
+              REQUIRE(txn.update(people.table, test::int_key(people.schema, 5),
+                                 person(5, "Paris", "a@x", 31)).IsAlreadyExists());
+              REQUIRE(txn.update(people.table, test::int_key(people.schema, 5),
+                                 person(1, "Paris", "q@x", 31)).IsAlreadyExists());
+              REQUIRE(txn.update(people.table, test::int_key(people.schema, 77),
+                                 person(77, "Paris", "q@x", 31)).IsNotFound());
+              REQUIRE(txn.erase(people.table, test::int_key(people.schema, 77)).IsNotFound());
+              REQUIRE(txn.insert(people.table, Row{Value::Null(), Value::Null(), Value::Null(),
+                                                   Value::Int(1)}).IsConstraint());
+              return Status::OK();
+            }).ok());
+  db->read([&](ReadTxn& txn) {
+    REQUIRE(txn.entry_count(people.table) == 4);
+    REQUIRE(txn.entry_count(people.by_email) == 4);
+    return Status::OK();
+  });
+}
+
+TEST_CASE("DDL errors: taken names, bad schemas, unique index over duplicates") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
+              REQUIRE(txn.insert(people.table, person(2, "Oslo", "b@x", 30)).ok());
+              return Status::OK();
+            }).ok());
+  Status status = db->write([&](WriteTxn& txn) {
+    TableSchema schema = test::accounts_schema();
+    schema.name = "people";
+    REQUIRE(txn.create_table(schema).status().IsAlreadyExists());
+    schema.name = "x";
+    schema.primary_key = {};
+    REQUIRE(txn.create_table(schema).status().IsInvalidArgument());
+    REQUIRE(txn.create_index(IndexSchema{"by_city2", "people", {1}, true}).status().IsAlreadyExists());
+    REQUIRE(txn.create_index(IndexSchema{"i", "nope", {1}, false}).status().IsNotFound());
+    REQUIRE(txn.create_index(IndexSchema{"by_city", "people", {1}, false}).status().IsAlreadyExists());
+    // A failed create_index leaves nothing behind; a good one sees every row.
+    auto age = txn.create_index(IndexSchema{"by_age", "people", {3, 1}, false});
+    REQUIRE(age.ok());
+    REQUIRE(txn.entry_count(*age) == 2);
+    REQUIRE(txn.catalog().find_index("by_city2") == nullptr);
+    return Status::OK();
+  });
+  REQUIRE(status.ok());
+}
+
+TEST_CASE("scans: prefixes, bounds, both directions") {
+  auto db = open_db();
+  TableId table = 0;
+  TableSchema schema;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              schema.name = "pairs";
+              schema.columns = {ColumnDef::Integer("a"), ColumnDef::Integer("b"),
+                                ColumnDef::Text("v")};
+              schema.primary_key = {0, 1};
+              table = *txn.create_table(schema);
+              for (int a = 0; a < 30; ++a) {
+                for (int b = 0; b < 30; ++b) {
+                  Status s = txn.insert(table, {Value::Int(a), Value::Int(b),
+                                                Value::String(std::string(a + b, 'v'))});
+                  if (!s.ok()) return s;
+                }
+              }
+              schema = txn.catalog().table(table)->schema;
+              return Status::OK();
+            }).ok());
+  db->read([&](ReadTxn& txn) {
+    for (bool reverse : {false, true}) {
+      std::string prefix;
+      Value a = Value::Int(17);
+      REQUIRE(append_key(schema, schema.primary_key, std::span<const Value>(&a, 1), &prefix).ok());
+      auto cursor = txn.scan(table, KeyRange::Prefix(prefix, reverse));
+      std::vector<int64_t> bs;
+      for (; cursor->valid(); cursor->next()) {
+        bs.push_back(decode_column(schema, cursor->value(), 1).as_int());
+        REQUIRE(decode_column(schema, cursor->value(), 0).as_int() == 17);
+      }
+      REQUIRE(bs.size() == 30);
+      for (int b = 0; b < 30; ++b) REQUIRE(bs[b] == (reverse ? 29 - b : b));
+    }
+    // Exclusive/inclusive bounds between (3,5) and (4,2).
+    std::string lower;
+    std::string upper;
+    Value low[2] = {Value::Int(3), Value::Int(5)};
+    Value high[2] = {Value::Int(4), Value::Int(2)};
+    REQUIRE(append_key(schema, schema.primary_key, low, &lower).ok());
+    REQUIRE(append_key(schema, schema.primary_key, high, &upper).ok());
+    for (bool reverse : {false, true}) {
+      for (int inclusive = 0; inclusive < 4; ++inclusive) {
+        KeyRange range = KeyRange::Between(lower, upper, reverse);
+        range.lower_inclusive = inclusive & 1;
+        range.upper_inclusive = inclusive & 2;
+        auto cursor = txn.scan(table, range);
+        int count = 0;
+        for (; cursor->valid(); cursor->next()) count++;
+        REQUIRE(count == 26 + (inclusive & 1 ? 1 : 0) + (inclusive & 2 ? 1 : 0));
+      }
+    }
+    auto all = txn.scan(table, KeyRange::All(true));
+    REQUIRE(decode_column(schema, all->value(), 0).as_int() == 29);
+    REQUIRE(txn.scan(99, KeyRange::All()).status().IsInvalidArgument());
+    return Status::OK();
+  });
+}
+
+TEST_CASE("a WriteTxn cursor survives the transaction's own deletes") {
+  auto db = open_db();
+  TableSchema schema = test::accounts_schema();
+  TableId table = 0;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              table = *txn.create_table(schema);
+              for (int id = 0; id < 500; ++id) {
+                REQUIRE(txn.insert(table, {Value::Int(id), Value::Null(), Value::Int(id)}).ok());
+              }
+              return Status::OK();
+            }).ok());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              auto cursor = txn.scan(table, KeyRange::All());
+              int seen = 0;
+              for (; cursor->valid(); cursor->next()) {
+                std::string key(cursor->key());
+                if (seen % 3 != 0) REQUIRE(txn.erase(table, key).ok());
+                seen++;
+              }
+              REQUIRE(seen == 500);
+              REQUIRE(txn.entry_count(table) == 167);
+              return Status::OK();
+            }).ok());
+}

@@ -1,0 +1,134 @@
+// Row and key encodings: round trips, order preservation, checks.
+#include <algorithm>
+#include <random>
+
+#include "test_util.h"
+
+using namespace solo;
+
+namespace {
+
+std::string key_of(const TableSchema& schema, uint32_t column, const Value& value) {
+  std::string key;
+  uint32_t columns[1] = {column};
+  REQUIRE(append_key(schema, columns, std::span<const Value>(&value, 1), &key).ok());
+  return key;
+}
+
+TableSchema all_types() {
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns = {ColumnDef::SmallInt("a"),       ColumnDef::Integer("b"),
+                    ColumnDef::BigInt("c"),         ColumnDef::Decimal("d", 10, 2),
+                    ColumnDef::Char("e", 4),        ColumnDef::VarChar("f", 10),
+                    ColumnDef::Text("g"),           ColumnDef::Timestamp("h"),
+                    ColumnDef::Double("i"),         ColumnDef::Integer("j", true)};
+  schema.primary_key = {9};
+  return schema;
+}
+
+}  // namespace
+
+TEST_CASE("row encoding round-trips every type and NULL") {
+  TableSchema schema = all_types();
+  REQUIRE(validate_schema(schema).ok());
+  Row row = {Value::Int(-32768),      Value::Int(2147483647),  Value::Int(INT64_MIN),
+             Value::Int(-12345),      Value::String("ab"),     Value::Null(),
+             Value::String(std::string("x\0y", 3)), Value::Int(1700000000000000),
+             Value::Double(-2.5),     Value::Int(7)};
+  std::string bytes;
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  Row back;
+  REQUIRE(decode_row(schema, bytes, &back).ok());
+  REQUIRE(back == row);
+  for (uint32_t column = 0; column < row.size(); ++column) {
+    REQUIRE(decode_column(schema, bytes, column) == row[column]);
+  }
+  // Compact: 2-byte bitmap + fixed widths + 1-byte lengths.
+  REQUIRE(bytes.size() == 2 + 2 + 4 + 8 + 8 + 3 + 4 + 8 + 8 + 4);
+  REQUIRE(!decode_row(schema, bytes.substr(0, bytes.size() - 1), &back).ok());
+}
+
+TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {
+  TableSchema schema = all_types();
+  Row row(10, Value::Null());
+  std::string bytes;
+  REQUIRE(encode_row(schema, row, &bytes).IsConstraint());  // j is NOT NULL
+  row[9] = Value::Int(1);
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  row[0] = Value::Int(40000);
+  REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
+  row[0] = Value::Null();
+  row[3] = Value::Int(10000000000);  // DECIMAL(10,2) holds < 10^10 scaled
+  REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
+  row[3] = Value::Int(9999999999);
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  row[4] = Value::String("abcde");
+  REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
+  row[4] = Value::Int(3);
+  REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
+}
+
+TEST_CASE("key encoding preserves the order of integers, doubles and strings") {
+  TableSchema schema = all_types();
+  std::mt19937_64 rng(42);
+  for (uint32_t column : {0u, 1u, 2u, 3u, 7u}) {
+    std::vector<int64_t> numbers = {0, 1, -1};
+    int64_t limit = column == 0 ? 32767 : column == 1 ? 2147483647 : column == 3 ? 9999999999 : INT64_MAX;
+    for (int sample = 0; sample < 200; ++sample) {
+      numbers.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(limit)) *
+                        (sample % 2 ? 1 : -1));
+    }
+    for (size_t a = 0; a < numbers.size(); ++a) {
+      size_t b = (a * 7 + 3) % numbers.size();
+      std::string ka = key_of(schema, column, Value::Int(numbers[a]));
+      std::string kb = key_of(schema, column, Value::Int(numbers[b]));
+      REQUIRE((ka < kb) == (numbers[a] < numbers[b]));
+      REQUIRE((ka == kb) == (numbers[a] == numbers[b]));
+    }
+  }
+  std::vector<double> doubles = {-1e300, -2.5, -0.0, 0.0, 1e-300, 3.25, 1e300};
+  for (size_t a = 0; a + 1 < doubles.size(); ++a) {
+    std::string ka = key_of(schema, 8, Value::Double(doubles[a]));
+    std::string kb = key_of(schema, 8, Value::Double(doubles[a + 1]));
+    if (doubles[a] == doubles[a + 1]) {
+      REQUIRE(ka == kb);
+    } else {
+      REQUIRE(ka < kb);
+    }
+  }
+  std::vector<std::string> strings = {"", std::string("\0", 1), std::string("\0\0", 2),
+                                      std::string("a\0", 2), "a", "ab", "b", "\xff"};
+  std::sort(strings.begin(), strings.end());
+  for (size_t a = 0; a + 1 < strings.size(); ++a) {
+    REQUIRE(key_of(schema, 6, Value::String(strings[a])) <
+            key_of(schema, 6, Value::String(strings[a + 1])));
+  }
+  // Composite keys: the first column decides before the second is looked at.
+  TableSchema pair;
+  pair.name = "p";
+  pair.columns = {ColumnDef::VarChar("s", 10, true), ColumnDef::Integer("n", true)};
+  pair.primary_key = {0, 1};
+  auto composite = [&](const char* text, int64_t number) {
+    std::string key;
+    Value values[2] = {Value::String(text), Value::Int(number)};
+    REQUIRE(append_key(pair, pair.primary_key, values, &key).ok());
+    return key;
+  };
+  REQUIRE(composite("a", 1000) < composite("ab", -5));
+  REQUIRE(composite("a", -5) < composite("a", 1000));
+}
+
+TEST_CASE("nullable key columns sort NULL first") {
+  TableSchema schema = all_types();
+  std::string null_key = key_of(schema, 1, Value::Null());
+  std::string min_key = key_of(schema, 1, Value::Int(INT32_MIN));
+  REQUIRE(null_key < min_key);
+}
+
+TEST_CASE("prefix_successor bounds every extension of a prefix") {
+  REQUIRE(prefix_successor("ab") == "ac");
+  REQUIRE(prefix_successor(std::string("a\xff", 2)) == "b");
+  REQUIRE(prefix_successor("\xff\xff").empty());
+  REQUIRE(std::string("ab\xff\xff") < prefix_successor("ab"));
+}
