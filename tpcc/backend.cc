@@ -1,0 +1,15 @@
+// make_backend(): the one place that knows every engine.
+#include "tpcc/backend.h"
+
+#include <stdexcept>
+
+#include "tpcc/sqlite_backend.h"
+
+namespace tpcc {
+
+std::unique_ptr<Backend> make_backend(const BackendOptions& options) {
+  if (options.engine == "sqlite") return std::make_unique<SqliteBackend>(options);
+  throw std::invalid_argument("unknown engine '" + options.engine + "' (known: sqlite)");
+}
+
+}  // namespace tpcc

@@ -1,0 +1,140 @@
+// SqliteBackend: where the file lives, creating, probing and removing it.
+#include "tpcc/sqlite_backend.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "tpcc/sqlite_connection.h"
+
+namespace tpcc {
+namespace {
+
+constexpr const char* kFileName = "tpcc.sqlite";
+constexpr const char* kCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
+
+// Process-wide SQLite settings, applied once before SQLite is initialized:
+// memory statistics take a global mutex on every allocation, which all
+// terminals would contend on. A no-op (SQLITE_MISUSE) if SQLite was already
+// initialized by someone else.
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+// Creates `dir` if needed and checks that a file can be created in it.
+void ensure_writable_directory(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    throw BackendError(
+        fmt::format("sqlite: cannot create directory '{}': {}", dir, error.message()));
+  }
+  if (!std::filesystem::is_directory(dir, error)) {
+    throw BackendError(fmt::format("sqlite: '{}' is not a directory", dir));
+  }
+  const std::string probe = dir + "/.tpcc-write-probe";
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw BackendError(
+        fmt::format("sqlite: cannot write in directory '{}': {}", dir, std::strerror(errno)));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+}  // namespace
+
+std::string sqlite_default_dir(Storage storage) {
+  // Stable across processes, so that `tpcc load` and a later `tpcc run
+  // --no-load` or `tpcc check` find the same database.
+  if (storage == Storage::kRam) return "/dev/shm/solo-tpcc";
+  return "./tpcc-data";
+}
+
+SqliteBackend::SqliteBackend(const BackendOptions& options)
+    : SqliteBackend(options, sqlite_profile(options.sqlite_profile, options.storage)) {}
+
+SqliteBackend::SqliteBackend(const BackendOptions& options, const SqliteProfile& profile)
+    : shared_(std::make_shared<SqliteShared>()) {
+  configure_sqlite_once();
+  shared_->profile = profile;
+  shared_->storage = options.storage;
+  shared_->default_dir = options.dir.empty();
+  shared_->dir = shared_->default_dir ? sqlite_default_dir(options.storage) : options.dir;
+  shared_->path = shared_->dir + "/" + kFileName;
+}
+
+bool SqliteBackend::exists() {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(shared_->path, error)) return false;
+  sqlite3* db = nullptr;
+  // No CREATE flag: never makes a file.
+  if (sqlite3_open_v2(shared_->path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    sqlite3_close_v2(db);
+    return false;
+  }
+  sqlite3_busy_timeout(db, 2000);  // a one-off probe, not a transaction path
+  sqlite3_stmt* stmt = nullptr;
+  bool found = false;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'warehouse'",
+                         -1, &stmt, nullptr) == SQLITE_OK) {
+    found = sqlite3_step(stmt) == SQLITE_ROW;
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close_v2(db);
+  return found;
+}
+
+void SqliteBackend::destroy() {
+  std::lock_guard<std::mutex> lock(shared_->open_mutex);
+  std::vector<std::string> files{shared_->path};
+  for (const char* suffix : kCompanionSuffixes) files.push_back(shared_->path + suffix);
+  for (const std::string& file : files) {
+    std::error_code error;
+    std::filesystem::remove(file, error);
+    if (error) {
+      throw BackendError(fmt::format("sqlite: cannot remove '{}': {}", file, error.message()));
+    }
+  }
+  if (shared_->default_dir) {
+    std::error_code error;
+    std::filesystem::remove(shared_->dir, error);  // only if empty; failure is harmless
+  }
+  shared_->opened_settings.clear();
+}
+
+std::unique_ptr<Connection> SqliteBackend::connect() {
+  std::lock_guard<std::mutex> lock(shared_->open_mutex);
+  ensure_writable_directory(shared_->dir);
+  auto connection = std::make_unique<SqliteConnection>(shared_);
+  if (shared_->opened_settings.empty()) {
+    shared_->opened_settings = fmt::format("file page_size={} journal_mode={} synchronous={}",
+                                           connection->query_text("PRAGMA page_size"),
+                                           connection->query_text("PRAGMA journal_mode"),
+                                           connection->query_text("PRAGMA synchronous"));
+  }
+  return connection;
+}
+
+std::string SqliteBackend::describe_config() const {
+  const SqliteProfile& profile = shared_->profile;
+  std::string text =
+      fmt::format("sqlite {} profile={} storage={} path={};", sqlite3_libversion(), profile.name,
+                  shared_->storage == Storage::kRam ? "ram" : "disk", shared_->path);
+  for (const std::string& pragma : sqlite_profile_pragmas(profile)) text += " " + pragma + ";";
+  text += " " + sqlite_profile_extras(profile);
+  std::lock_guard<std::mutex> lock(shared_->open_mutex);
+  if (!shared_->opened_settings.empty()) text += "; " + shared_->opened_settings;
+  return text;
+}
+
+}  // namespace tpcc
