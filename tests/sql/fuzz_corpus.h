@@ -1,5 +1,7 @@
 // Seed statements for the fuzz tests: one of every statement kind and most of
 // the expression grammar, so that mutations start from deep inside it.
+// fuzz_seeds/seed_NN.sql hold the same statements for the libFuzzer target:
+// change both together.
 #pragma once
 
 #include <array>

@@ -1,0 +1,1 @@
+CREATE TABLE s (x INT, y REAL, z NUMERIC(4), PRIMARY KEY (x, y))

@@ -1,0 +1,1 @@
+INSERT INTO t SELECT x, y FROM s WHERE x > $1

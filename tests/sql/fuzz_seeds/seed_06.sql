@@ -1,0 +1,1 @@
+SELECT DISTINCT a, b AS bee, t.* FROM t JOIN s ON t.a = s.x LEFT JOIN u ON u.k = t.a WHERE a BETWEEN 1 AND 10 AND c LIKE 'ab%' ESCAPE '!' GROUP BY a, b HAVING count(*) > 1 ORDER BY a DESC, 2 LIMIT 10 OFFSET 3

@@ -1,0 +1,1 @@
+SELECT (SELECT max(x) FROM s) + 1, a NOT IN (1, 2, NULL), b IS NOT NULL FROM t

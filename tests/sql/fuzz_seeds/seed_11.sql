@@ -1,0 +1,1 @@
+SELECT CASE a WHEN 1 THEN 'one' END, coalesce(c, 'none'), CAST(b AS INTEGER) FROM t

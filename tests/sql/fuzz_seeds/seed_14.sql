@@ -1,0 +1,1 @@
+SELECT n.c FROM (SELECT count(*) AS c FROM t) AS n CROSS JOIN (s JOIN t ON TRUE)

@@ -1,0 +1,1 @@
+SELECT 1 = 1, 2 <> 3, 4 != 5, 6 <= 7, 8 >= 9, TRUE AND FALSE OR NOT NULL
