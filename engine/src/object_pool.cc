@@ -99,13 +99,10 @@ size_t ObjectPool::reclaim(uint64_t safe_gen, size_t budget) {
   return reclaimed;
 }
 
-bool ObjectPool::is_spare(const void* ptr) const {
-  for (const auto& spare : spare_) {
-    for (const void* candidate : spare) {
-      if (candidate == ptr) return true;
-    }
-  }
-  return false;
+std::vector<const void*> ObjectPool::spare_objects() const {
+  std::vector<const void*> objects;
+  for (const auto& spare : spare_) objects.insert(objects.end(), spare.begin(), spare.end());
+  return objects;
 }
 
 }  // namespace solo::internal

@@ -47,8 +47,8 @@ class ObjectPool {
   // Returns how many were reclaimed.
   size_t reclaim(uint64_t safe_gen, size_t budget);
 
-  // True if ptr is in a spare array (for tests: reuse checks).
-  bool is_spare(const void* ptr) const;
+  // Every object in a spare array (for tests: reuse checks).
+  std::vector<const void*> spare_objects() const;
   uint64_t arena_bytes() const { return arena_bytes_; }
   uint64_t reused() const { return reused_; }
   uint64_t fresh() const { return fresh_; }

@@ -142,6 +142,11 @@ Status validate_schema(const TableSchema& schema) {
     if (!key_columns.insert(column).second) {
       return Status::InvalidArgument("primary key repeats a column");
     }
+    if (!schema.columns[column].not_null) {
+      // Keys of nullable columns carry a NULL marker; a primary key has none.
+      return Status::InvalidArgument("primary key column must be NOT NULL: " +
+                                     schema.columns[column].name);
+    }
   }
   return Status::OK();
 }

@@ -135,7 +135,6 @@ Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
   auto info = std::make_shared<TableInfo>();
   info->id = catalog_->tree_count();
   info->schema = schema;
-  for (uint32_t column : info->schema.primary_key) info->schema.columns[column].not_null = true;
   auto catalog = std::make_unique<Catalog>(*catalog_);
   catalog->entries_.push_back(Catalog::Entry{info, nullptr});
   db_->set_catalog(std::move(catalog));

@@ -22,7 +22,7 @@ People create_people(Database* db) {
   REQUIRE(db->write([&](WriteTxn& txn) {
               TableSchema schema;
               schema.name = "people";
-              schema.columns = {ColumnDef::Integer("id"), ColumnDef::VarChar("city", 20),
+              schema.columns = {ColumnDef::Integer("id", true), ColumnDef::VarChar("city", 20),
                                 ColumnDef::VarChar("email", 40), ColumnDef::SmallInt("age")};
               schema.primary_key = {0};
               auto table = txn.create_table(schema);
@@ -159,6 +159,8 @@ TEST_CASE("DDL errors: taken names, bad schemas, unique index over duplicates") 
     schema.name = "x";
     schema.primary_key = {};
     REQUIRE(txn.create_table(schema).status().IsInvalidArgument());
+    schema.primary_key = {1};  // nullable column
+    REQUIRE(txn.create_table(schema).status().IsInvalidArgument());
     REQUIRE(txn.create_index(IndexSchema{"by_city2", "people", {1}, true}).status().IsAlreadyExists());
     REQUIRE(txn.create_index(IndexSchema{"i", "nope", {1}, false}).status().IsNotFound());
     REQUIRE(txn.create_index(IndexSchema{"by_city", "people", {1}, false}).status().IsAlreadyExists());
@@ -178,7 +180,7 @@ TEST_CASE("scans: prefixes, bounds, both directions") {
   TableSchema schema;
   REQUIRE(db->write([&](WriteTxn& txn) {
               schema.name = "pairs";
-              schema.columns = {ColumnDef::Integer("a"), ColumnDef::Integer("b"),
+              schema.columns = {ColumnDef::Integer("a", true), ColumnDef::Integer("b", true),
                                 ColumnDef::Text("v")};
               schema.primary_key = {0, 1};
               table = *txn.create_table(schema);

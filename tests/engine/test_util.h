@@ -21,7 +21,7 @@ inline std::unique_ptr<Database> open_db(Options options = {}) {
 inline TableSchema accounts_schema() {
   TableSchema schema;
   schema.name = "accounts";
-  schema.columns = {ColumnDef::BigInt("id"), ColumnDef::VarChar("name", 40),
+  schema.columns = {ColumnDef::BigInt("id", true), ColumnDef::VarChar("name", 40),
                     ColumnDef::Decimal("balance", 12, 2, true)};
   schema.primary_key = {0};
   return schema;

@@ -21,7 +21,7 @@ inline constexpr size_t kMaxKeyBytes = 200;
 inline constexpr size_t kMaxRowBytes = (1u << 24) - 1;
 
 // Checks that `schema` is well formed: names, types, DECIMAL precision, a
-// non-empty primary key of valid positions. Returns InvalidArgument if not.
+// non-empty primary key of valid, NOT NULL columns. Returns InvalidArgument if not.
 Status validate_schema(const TableSchema& schema);
 
 // Checks `value` against `column` (kind, range, length, precision, NOT NULL).

@@ -35,7 +35,7 @@ struct ColumnDef {
   uint32_t length = 0;     // CHAR(n)/VARCHAR(n): n; 0 for the others
   uint8_t precision = 0;   // DECIMAL(p,s): p in 1..18
   uint8_t scale = 0;       // DECIMAL(p,s): s in 0..p
-  bool not_null = false;   // primary key columns are NOT NULL implicitly
+  bool not_null = false;   // required for primary key columns
 
   static ColumnDef SmallInt(std::string name, bool not_null = false);
   static ColumnDef Integer(std::string name, bool not_null = false);
@@ -52,7 +52,7 @@ struct ColumnDef {
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
-  std::vector<uint32_t> primary_key;  // column positions, in key order; not empty
+  std::vector<uint32_t> primary_key;  // column positions, in key order; not empty; NOT NULL
 };
 
 struct IndexSchema {
