@@ -349,20 +349,19 @@ void DbImpl::publish() {
 void DbImpl::reclaim() {
   size_t pending = pool_.retired_pending();
   // Nothing retired after the newest publication can be reclaimed yet.
-  if (pending == 0 || pool_.retired_begin()->retire_gen > published_gen_) {
+  if (pending == 0 ||
+      (pool_.oldest_retire_gen() > published_gen_ && pool_.held_back() == 0)) {
     pending_after_reclaim_ = pending;
     return;
   }
-  uint64_t safe_gen = published_gen_;
-  if (!options_.unsafe_ignore_held_snapshots) {
-    safe_gen = std::min(safe_gen, registry_.min_pinned());
-  }
-  // Bounded (6): a fixed batch, or twice what a round retires when more.
+  pinned_.clear();
+  if (!options_.unsafe_ignore_held_snapshots && !registry_.pinned(&pinned_)) return;
+  // Bounded (6): a fixed batch, or twice what the round retired when more.
   size_t budget = options_.reclaim_batch;
   if (pending > pending_after_reclaim_) {
     budget = std::max(budget, 2 * (pending - pending_after_reclaim_));
   }
-  pool_.reclaim(safe_gen, budget);
+  pool_.reclaim(published_gen_, pinned_, budget);
   pending_after_reclaim_ = pool_.retired_pending();
 }
 

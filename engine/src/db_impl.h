@@ -102,6 +102,7 @@ class DbImpl {
   bool stop_seen_ = false;
   uint64_t published_gen_ = 0;
   size_t pending_after_reclaim_ = 0;
+  std::vector<uint64_t> pinned_;  // scratch for reclaim()
   uint64_t rounds_ = 0;
   uint64_t commits_ = 0;
   uint64_t rollbacks_ = 0;

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -80,13 +81,24 @@ void ObjectPool::retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t mad
   retired_.push_back(RetiredObject{ptr, retire_gen, made_gen, bytes, kind});
 }
 
-size_t ObjectPool::reclaim(uint64_t safe_gen, size_t budget) {
+size_t ObjectPool::reclaim(uint64_t published_gen, const std::vector<uint64_t>& pinned,
+                           size_t budget) {
+  auto reachable = [&pinned](const RetiredObject& object) {
+    auto pin = std::lower_bound(pinned.begin(), pinned.end(), object.made_gen);
+    return pin != pinned.end() && *pin < object.retire_gen;
+  };
+  size_t examined = 0;
   size_t reclaimed = 0;
-  while (reclaimed < budget && retired_head_ < retired_.size() &&
-         retired_[retired_head_].retire_gen <= safe_gen) {
+  while (examined < budget && retired_head_ < retired_.size() &&
+         retired_[retired_head_].retire_gen <= published_gen) {
     const RetiredObject& object = retired_[retired_head_++];
-    make_spare(object.ptr, object.bytes);
-    reclaimed++;
+    examined++;
+    if (reachable(object)) {
+      held_back_.push_back(object);
+    } else {
+      make_spare(object.ptr, object.bytes);
+      reclaimed++;
+    }
   }
   // Keep the FIFO's storage bounded without shifting it every round.
   if (retired_head_ == retired_.size()) {
@@ -95,6 +107,25 @@ size_t ObjectPool::reclaim(uint64_t safe_gen, size_t budget) {
   } else if (retired_head_ > 4096 && retired_head_ * 2 > retired_.size()) {
     retired_.erase(retired_.begin(), retired_.begin() + static_cast<ptrdiff_t>(retired_head_));
     retired_head_ = 0;
+  }
+  // Held-back objects: one pass per change of the pinned set, within budget.
+  if (!held_back_.empty()) {
+    if (pinned != held_back_pins_) {
+      held_back_pins_ = pinned;
+      held_back_pos_ = 0;
+    }
+    while (examined < budget && held_back_pos_ < held_back_.size()) {
+      examined++;
+      RetiredObject& object = held_back_[held_back_pos_];
+      if (reachable(object)) {
+        held_back_pos_++;
+        continue;
+      }
+      make_spare(object.ptr, object.bytes);
+      reclaimed++;
+      object = held_back_.back();
+      held_back_.pop_back();
+    }
   }
   return reclaimed;
 }

@@ -42,20 +42,25 @@ class ObjectPool {
   // `ptr` left the newest state while generation `retire_gen` was being built;
   // snapshots older than retire_gen may still reach it.
   void retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t made_gen, uint64_t retire_gen);
-  // Makes reusable, oldest first, at most `budget` retired objects whose
-  // retire_gen <= safe_gen (no live snapshot is older than safe_gen).
-  // Returns how many were reclaimed.
-  size_t reclaim(uint64_t safe_gen, size_t budget);
+  // Looks at no more than `budget` retired objects and makes reusable those
+  // that no snapshot can reach: retire_gen <= published_gen (the newest
+  // snapshot does not reach them) and no pinned generation g (sorted) has
+  // made_gen <= g < retire_gen. Objects that a pinned snapshot reaches are
+  // held back and looked at again in later rounds. Returns how many were
+  // reclaimed.
+  size_t reclaim(uint64_t published_gen, const std::vector<uint64_t>& pinned, size_t budget);
 
   // Every object in a spare array (for tests: reuse checks).
   std::vector<const void*> spare_objects() const;
   uint64_t arena_bytes() const { return arena_bytes_; }
   uint64_t reused() const { return reused_; }
   uint64_t fresh() const { return fresh_; }
-  size_t retired_pending() const { return retired_.size() - retired_head_; }
-  // Retired objects in FIFO order (for tests and debug checks).
-  const RetiredObject* retired_begin() const { return retired_.data() + retired_head_; }
-  const RetiredObject* retired_end() const { return retired_.data() + retired_.size(); }
+  size_t retired_pending() const { return retired_.size() - retired_head_ + held_back_.size(); }
+  // Oldest retire_gen in the FIFO (UINT64_MAX if empty), and held-back objects.
+  uint64_t oldest_retire_gen() const {
+    return retired_head_ < retired_.size() ? retired_[retired_head_].retire_gen : UINT64_MAX;
+  }
+  size_t held_back() const { return held_back_.size(); }
 
  private:
   static constexpr uint32_t kGrain = 16;
@@ -70,6 +75,9 @@ class ObjectPool {
   std::vector<std::vector<void*>> spare_;  // by size class
   std::vector<RetiredObject> retired_;     // FIFO from retired_head_
   size_t retired_head_ = 0;
+  std::vector<RetiredObject> held_back_;   // reachable from a pinned snapshot when examined
+  size_t held_back_pos_ = 0;               // next held-back object to examine
+  std::vector<uint64_t> held_back_pins_;   // pinned set of the current pass
   std::vector<void*> arenas_;
   char* arena_next_ = nullptr;
   char* arena_end_ = nullptr;

@@ -1,5 +1,6 @@
 #include "snapshot_registry.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "root_set.h"
@@ -36,14 +37,17 @@ const RootSet* SnapshotRegistry::acquire(const std::atomic<const RootSet*>& publ
   }
 }
 
-uint64_t SnapshotRegistry::min_pinned() const {
+bool SnapshotRegistry::pinned(std::vector<uint64_t>* out) const {
+  out->clear();
   uint32_t high = high_water_.load(std::memory_order_seq_cst);
-  uint64_t oldest = kFree;
   for (uint32_t slot_idx = 0; slot_idx < high; ++slot_idx) {
     uint64_t gen = slots_[slot_idx].gen.load(std::memory_order_seq_cst);
-    if (gen < oldest) oldest = gen;
+    if (gen == 0) return false;
+    if (gen != kFree) out->push_back(gen);
   }
-  return oldest;
+  std::sort(out->begin(), out->end());
+  out->erase(std::unique(out->begin(), out->end()), out->end());
+  return true;
 }
 
 uint32_t SnapshotRegistry::held() const {

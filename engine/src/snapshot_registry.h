@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace solo::internal {
 
@@ -30,9 +31,10 @@ class SnapshotRegistry {
   const RootSet* acquire(const std::atomic<const RootSet*>& published, uint32_t* slot);
   // Any thread. Releases a slot taken by acquire().
   void release(uint32_t slot) { slots_[slot].gen.store(kFree, std::memory_order_release); }
-  // Owner thread, after publishing: the oldest generation any live snapshot
-  // holds (kFree if none).
-  uint64_t min_pinned() const;
+  // Owner thread, after publishing: sets *out to the generations that live
+  // snapshots hold, sorted. Returns false if a snapshot is being taken and its
+  // generation is not known yet (then nothing may be reclaimed).
+  bool pinned(std::vector<uint64_t>* out) const;
   // Slots in use (for tests).
   uint32_t held() const;
 
