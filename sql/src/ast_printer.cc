@@ -10,20 +10,34 @@ namespace {
 
 std::string_view BinaryOpText(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return "OR";
-    case BinaryOp::kAnd: return "AND";
-    case BinaryOp::kEq: return "=";
-    case BinaryOp::kNe: return "<>";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kConcat: return "||";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kMod: return "%";
+    case BinaryOp::kOr:
+      return "OR";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kEq:
+      return "=";
+    case BinaryOp::kNe:
+      return "<>";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kConcat:
+      return "||";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
   }
   return "?";
 }
@@ -36,17 +50,26 @@ class Printer {
 
   void Statement(const sql::Statement& statement) {
     switch (statement.kind) {
-      case StatementKind::kSelect: return Select(statement.As<SelectStmt>());
-      case StatementKind::kInsert: return Insert(statement.As<InsertStmt>());
-      case StatementKind::kUpdate: return Update(statement.As<UpdateStmt>());
-      case StatementKind::kDelete: return Delete(statement.As<DeleteStmt>());
-      case StatementKind::kCreateTable: return CreateTable(statement.As<CreateTableStmt>());
-      case StatementKind::kCreateIndex: return CreateIndex(statement.As<CreateIndexStmt>());
+      case StatementKind::kSelect:
+        return Select(statement.As<SelectStmt>());
+      case StatementKind::kInsert:
+        return Insert(statement.As<InsertStmt>());
+      case StatementKind::kUpdate:
+        return Update(statement.As<UpdateStmt>());
+      case StatementKind::kDelete:
+        return Delete(statement.As<DeleteStmt>());
+      case StatementKind::kCreateTable:
+        return CreateTable(statement.As<CreateTableStmt>());
+      case StatementKind::kCreateIndex:
+        return CreateIndex(statement.As<CreateIndexStmt>());
       case StatementKind::kDropTable:
-      case StatementKind::kDropIndex: return Drop(statement.As<DropStmt>());
+      case StatementKind::kDropIndex:
+        return Drop(statement.As<DropStmt>());
       case StatementKind::kBegin:
       case StatementKind::kCommit:
-      case StatementKind::kRollback: out_ += StatementKindName(statement.kind); return;
+      case StatementKind::kRollback:
+        out_ += StatementKindName(statement.kind);
+        return;
       case StatementKind::kExplain:
         out_ += "EXPLAIN ";
         Statement(*statement.As<ExplainStmt>().statement);
@@ -69,9 +92,15 @@ class Printer {
   void Type(const TypeName& type) {
     using Kind = TypeName::Kind;
     switch (type.kind) {
-      case Kind::kSmallInt: out_ += "SMALLINT"; return;
-      case Kind::kInteger: out_ += "INTEGER"; return;
-      case Kind::kBigInt: out_ += "BIGINT"; return;
+      case Kind::kSmallInt:
+        out_ += "SMALLINT";
+        return;
+      case Kind::kInteger:
+        out_ += "INTEGER";
+        return;
+      case Kind::kBigInt:
+        out_ += "BIGINT";
+        return;
       case Kind::kDecimal:
         out_ += "DECIMAL";
         if (type.precision >= 0) out_ += fmt::format("({}, {})", type.precision, type.scale);
@@ -81,10 +110,18 @@ class Printer {
         out_ += type.kind == Kind::kChar ? "CHAR" : "VARCHAR";
         if (type.length >= 0) out_ += fmt::format("({})", type.length);
         return;
-      case Kind::kText: out_ += "TEXT"; return;
-      case Kind::kTimestamp: out_ += "TIMESTAMP"; return;
-      case Kind::kDouble: out_ += "DOUBLE PRECISION"; return;
-      case Kind::kReal: out_ += "REAL"; return;
+      case Kind::kText:
+        out_ += "TEXT";
+        return;
+      case Kind::kTimestamp:
+        out_ += "TIMESTAMP";
+        return;
+      case Kind::kDouble:
+        out_ += "DOUBLE PRECISION";
+        return;
+      case Kind::kReal:
+        out_ += "REAL";
+        return;
     }
   }
 
@@ -109,7 +146,8 @@ class Printer {
     // Operands of the predicates bind tighter than the predicate itself.
     constexpr Precedence kOperand = kPrecConcat;
     switch (expr.kind) {
-      case ExprKind::kLiteral: return Literal(expr.As<LiteralExpr>());
+      case ExprKind::kLiteral:
+        return Literal(expr.As<LiteralExpr>());
       case ExprKind::kParameter:
         out_ += fmt::format("${}", expr.As<ParameterExpr>().number);
         return;
@@ -197,7 +235,8 @@ class Printer {
         }
         return;
       }
-      case ExprKind::kCase: return Case(expr.As<CaseExpr>());
+      case ExprKind::kCase:
+        return Case(expr.As<CaseExpr>());
       case ExprKind::kCast: {
         const auto& cast = expr.As<CastExpr>();
         out_ += "CAST(";
@@ -234,11 +273,21 @@ class Printer {
 
   void Literal(const LiteralExpr& literal) {
     switch (literal.type) {
-      case LiteralExpr::Type::kNull: out_ += "NULL"; return;
-      case LiteralExpr::Type::kTrue: out_ += "TRUE"; return;
-      case LiteralExpr::Type::kFalse: out_ += "FALSE"; return;
-      case LiteralExpr::Type::kString: out_ += QuoteString(literal.text); return;
-      default: out_ += literal.text; return;
+      case LiteralExpr::Type::kNull:
+        out_ += "NULL";
+        return;
+      case LiteralExpr::Type::kTrue:
+        out_ += "TRUE";
+        return;
+      case LiteralExpr::Type::kFalse:
+        out_ += "FALSE";
+        return;
+      case LiteralExpr::Type::kString:
+        out_ += QuoteString(literal.text);
+        return;
+      default:
+        out_ += literal.text;
+        return;
     }
   }
 
@@ -341,9 +390,15 @@ class Printer {
         const auto& join = ref.As<JoinTableRef>();
         TableRef(*join.left);
         switch (join.type) {
-          case JoinType::kInner: out_ += " JOIN "; break;
-          case JoinType::kLeft: out_ += " LEFT JOIN "; break;
-          case JoinType::kCross: out_ += " CROSS JOIN "; break;
+          case JoinType::kInner:
+            out_ += " JOIN ";
+            break;
+          case JoinType::kLeft:
+            out_ += " LEFT JOIN ";
+            break;
+          case JoinType::kCross:
+            out_ += " CROSS JOIN ";
+            break;
         }
         // Joins are left-deep; a join on the right was in parentheses.
         bool parens = join.right->kind == TableRefKind::kJoin;
@@ -478,8 +533,8 @@ std::string ToSql(const TypeName& type) {
 }
 
 std::string QuoteIdentifier(std::string_view name) {
-  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9') &&
-               LookupKeyword(name) == Keyword::kNone;
+  bool plain =
+      !name.empty() && !(name[0] >= '0' && name[0] <= '9') && LookupKeyword(name) == Keyword::kNone;
   for (char ch : name) {
     if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_')) plain = false;
   }

@@ -1,8 +1,8 @@
 #include "solo/sql/error.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 namespace solo::sql {
 namespace {

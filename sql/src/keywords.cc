@@ -24,7 +24,7 @@ constexpr size_t kKeywordCount = std::size(kKeywordEntries);
 // kKeywordEntries with names in upper case, sorted by name.
 struct KeywordTable {
   std::array<std::string, kKeywordCount> upper_names;
-  std::array<size_t, kKeywordCount> sorted;           // indexes into kKeywordEntries
+  std::array<size_t, kKeywordCount> sorted;          // indexes into kKeywordEntries
   std::array<size_t, kKeywordCount + 1> by_keyword;  // Keyword -> index
 
   KeywordTable() {
@@ -75,32 +75,58 @@ bool IsReservedKeyword(Keyword keyword) {
 
 std::string_view TokenKindName(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kEnd: return "end of input";
-    case TokenKind::kIdentifier: return "identifier";
-    case TokenKind::kQuotedIdentifier: return "quoted identifier";
-    case TokenKind::kKeyword: return "keyword";
-    case TokenKind::kString: return "string";
-    case TokenKind::kInteger: return "integer";
-    case TokenKind::kDecimal: return "decimal";
-    case TokenKind::kFloat: return "number";
-    case TokenKind::kParameter: return "parameter";
-    case TokenKind::kLeftParen: return "'('";
-    case TokenKind::kRightParen: return "')'";
-    case TokenKind::kComma: return "','";
-    case TokenKind::kSemicolon: return "';'";
-    case TokenKind::kDot: return "'.'";
-    case TokenKind::kPlus: return "'+'";
-    case TokenKind::kMinus: return "'-'";
-    case TokenKind::kStar: return "'*'";
-    case TokenKind::kSlash: return "'/'";
-    case TokenKind::kPercent: return "'%'";
-    case TokenKind::kConcat: return "'||'";
-    case TokenKind::kEq: return "'='";
-    case TokenKind::kNe: return "'<>'";
-    case TokenKind::kLt: return "'<'";
-    case TokenKind::kLe: return "'<='";
-    case TokenKind::kGt: return "'>'";
-    case TokenKind::kGe: return "'>='";
+    case TokenKind::kEnd:
+      return "end of input";
+    case TokenKind::kIdentifier:
+      return "identifier";
+    case TokenKind::kQuotedIdentifier:
+      return "quoted identifier";
+    case TokenKind::kKeyword:
+      return "keyword";
+    case TokenKind::kString:
+      return "string";
+    case TokenKind::kInteger:
+      return "integer";
+    case TokenKind::kDecimal:
+      return "decimal";
+    case TokenKind::kFloat:
+      return "number";
+    case TokenKind::kParameter:
+      return "parameter";
+    case TokenKind::kLeftParen:
+      return "'('";
+    case TokenKind::kRightParen:
+      return "')'";
+    case TokenKind::kComma:
+      return "','";
+    case TokenKind::kSemicolon:
+      return "';'";
+    case TokenKind::kDot:
+      return "'.'";
+    case TokenKind::kPlus:
+      return "'+'";
+    case TokenKind::kMinus:
+      return "'-'";
+    case TokenKind::kStar:
+      return "'*'";
+    case TokenKind::kSlash:
+      return "'/'";
+    case TokenKind::kPercent:
+      return "'%'";
+    case TokenKind::kConcat:
+      return "'||'";
+    case TokenKind::kEq:
+      return "'='";
+    case TokenKind::kNe:
+      return "'<>'";
+    case TokenKind::kLt:
+      return "'<'";
+    case TokenKind::kLe:
+      return "'<='";
+    case TokenKind::kGt:
+      return "'>'";
+    case TokenKind::kGe:
+      return "'>='";
   }
   return "token";
 }

@@ -13,9 +13,13 @@ bool IsIdentifierPart(unsigned char ch) {
   return IsIdentifierStart(ch) || (ch >= '0' && ch <= '9');
 }
 
-bool IsDigit(unsigned char ch) { return ch >= '0' && ch <= '9'; }
+bool IsDigit(unsigned char ch) {
+  return ch >= '0' && ch <= '9';
+}
 
-char ToLowerAscii(char ch) { return (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch; }
+char ToLowerAscii(char ch) {
+  return (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+}
 
 // Internal error carrier; Tokenize() turns it into a Result.
 struct LexError {
@@ -211,29 +215,42 @@ class Lexer {
       Bump();
     };
     switch (ch) {
-      case '(': return one(TokenKind::kLeftParen);
-      case ')': return one(TokenKind::kRightParen);
-      case ',': return one(TokenKind::kComma);
-      case ';': return one(TokenKind::kSemicolon);
-      case '.': return one(TokenKind::kDot);
-      case '+': return one(TokenKind::kPlus);
-      case '-': return one(TokenKind::kMinus);
-      case '*': return one(TokenKind::kStar);
-      case '/': return one(TokenKind::kSlash);
-      case '%': return one(TokenKind::kPercent);
-      case '=': return one(TokenKind::kEq);
+      case '(':
+        return one(TokenKind::kLeftParen);
+      case ')':
+        return one(TokenKind::kRightParen);
+      case ',':
+        return one(TokenKind::kComma);
+      case ';':
+        return one(TokenKind::kSemicolon);
+      case '.':
+        return one(TokenKind::kDot);
+      case '+':
+        return one(TokenKind::kPlus);
+      case '-':
+        return one(TokenKind::kMinus);
+      case '*':
+        return one(TokenKind::kStar);
+      case '/':
+        return one(TokenKind::kSlash);
+      case '%':
+        return one(TokenKind::kPercent);
+      case '=':
+        return one(TokenKind::kEq);
       case '<':
         if (next == '=') return two(TokenKind::kLe);
         if (next == '>') return two(TokenKind::kNe);
         return one(TokenKind::kLt);
-      case '>': return next == '=' ? two(TokenKind::kGe) : one(TokenKind::kGt);
+      case '>':
+        return next == '=' ? two(TokenKind::kGe) : one(TokenKind::kGt);
       case '!':
         if (next == '=') return two(TokenKind::kNe);
         break;
       case '|':
         if (next == '|') return two(TokenKind::kConcat);
         break;
-      default: break;
+      default:
+        break;
     }
     if (ch >= 0x20 && ch < 0x7F) {
       Fail(pos_, fmt::format("syntax error at or near \"{}\"", static_cast<char>(ch)));

@@ -30,10 +30,10 @@ StatementPtr Parser::ParseCreateTable(SourcePos pos) {
       const Token& primary = Advance();
       ExpectKeyword(Keyword::kKey);
       if (has_primary_key) {
-        Fail(SqlState::kInvalidTableDefinition,
-             fmt::format("multiple primary keys for table \"{}\" are not allowed",
-                         table->name.name),
-             primary.pos);
+        Fail(
+            SqlState::kInvalidTableDefinition,
+            fmt::format("multiple primary keys for table \"{}\" are not allowed", table->name.name),
+            primary.pos);
       }
       has_primary_key = true;
       Expect(TokenKind::kLeftParen);
@@ -79,8 +79,7 @@ void Parser::ParseColumnDef(CreateTableStmt& table, bool& has_primary_key) {
       ExpectKeyword(Keyword::kKey);
       if (has_primary_key) {
         Fail(SqlState::kInvalidTableDefinition,
-             fmt::format("multiple primary keys for table \"{}\" are not allowed",
-                         table.name.name),
+             fmt::format("multiple primary keys for table \"{}\" are not allowed", table.name.name),
              token.pos);
       }
       has_primary_key = true;
@@ -134,8 +133,8 @@ StatementPtr Parser::ParseDrop() {
     ExpectKeyword(Keyword::kExists);
     drop->if_exists = true;
   }
-  drop->name = ExpectIdentifier(kind == StatementKind::kDropTable ? "a table name"
-                                                                   : "an index name");
+  drop->name =
+      ExpectIdentifier(kind == StatementKind::kDropTable ? "a table name" : "an index name");
   return drop;
 }
 
@@ -146,14 +145,28 @@ TypeName Parser::ParseTypeName() {
   if (token.kind != TokenKind::kKeyword) SyntaxError(token, "a type name");
   using Kind = TypeName::Kind;
   switch (token.keyword) {
-    case Keyword::kSmallint: type.kind = Kind::kSmallInt; break;
+    case Keyword::kSmallint:
+      type.kind = Kind::kSmallInt;
+      break;
     case Keyword::kInt:
-    case Keyword::kInteger: type.kind = Kind::kInteger; break;
-    case Keyword::kBigint: type.kind = Kind::kBigInt; break;
-    case Keyword::kText: type.kind = Kind::kText; break;
-    case Keyword::kTimestamp: type.kind = Kind::kTimestamp; break;
-    case Keyword::kReal: type.kind = Kind::kReal; break;
-    case Keyword::kFloat: type.kind = Kind::kDouble; break;
+    case Keyword::kInteger:
+      type.kind = Kind::kInteger;
+      break;
+    case Keyword::kBigint:
+      type.kind = Kind::kBigInt;
+      break;
+    case Keyword::kText:
+      type.kind = Kind::kText;
+      break;
+    case Keyword::kTimestamp:
+      type.kind = Kind::kTimestamp;
+      break;
+    case Keyword::kReal:
+      type.kind = Kind::kReal;
+      break;
+    case Keyword::kFloat:
+      type.kind = Kind::kDouble;
+      break;
     case Keyword::kDouble:
       Advance();
       AcceptKeyword(Keyword::kPrecision);
@@ -202,7 +215,8 @@ TypeName Parser::ParseTypeName() {
         Expect(TokenKind::kRightParen);
       }
       return type;
-    default: SyntaxError(token, "a type name");
+    default:
+      SyntaxError(token, "a type name");
   }
   Advance();
   return type;

@@ -12,18 +12,42 @@ namespace {
 // predicates BETWEEN, IN, LIKE and the postfix IS, handled apart).
 bool BinaryOpOf(const Token& token, BinaryOp& op) {
   switch (token.kind) {
-    case TokenKind::kPlus: op = BinaryOp::kAdd; return true;
-    case TokenKind::kMinus: op = BinaryOp::kSub; return true;
-    case TokenKind::kStar: op = BinaryOp::kMul; return true;
-    case TokenKind::kSlash: op = BinaryOp::kDiv; return true;
-    case TokenKind::kPercent: op = BinaryOp::kMod; return true;
-    case TokenKind::kConcat: op = BinaryOp::kConcat; return true;
-    case TokenKind::kEq: op = BinaryOp::kEq; return true;
-    case TokenKind::kNe: op = BinaryOp::kNe; return true;
-    case TokenKind::kLt: op = BinaryOp::kLt; return true;
-    case TokenKind::kLe: op = BinaryOp::kLe; return true;
-    case TokenKind::kGt: op = BinaryOp::kGt; return true;
-    case TokenKind::kGe: op = BinaryOp::kGe; return true;
+    case TokenKind::kPlus:
+      op = BinaryOp::kAdd;
+      return true;
+    case TokenKind::kMinus:
+      op = BinaryOp::kSub;
+      return true;
+    case TokenKind::kStar:
+      op = BinaryOp::kMul;
+      return true;
+    case TokenKind::kSlash:
+      op = BinaryOp::kDiv;
+      return true;
+    case TokenKind::kPercent:
+      op = BinaryOp::kMod;
+      return true;
+    case TokenKind::kConcat:
+      op = BinaryOp::kConcat;
+      return true;
+    case TokenKind::kEq:
+      op = BinaryOp::kEq;
+      return true;
+    case TokenKind::kNe:
+      op = BinaryOp::kNe;
+      return true;
+    case TokenKind::kLt:
+      op = BinaryOp::kLt;
+      return true;
+    case TokenKind::kLe:
+      op = BinaryOp::kLe;
+      return true;
+    case TokenKind::kGt:
+      op = BinaryOp::kGt;
+      return true;
+    case TokenKind::kGe:
+      op = BinaryOp::kGe;
+      return true;
     case TokenKind::kKeyword:
       if (token.keyword == Keyword::kAnd) {
         op = BinaryOp::kAnd;
@@ -34,7 +58,8 @@ bool BinaryOpOf(const Token& token, BinaryOp& op) {
         return true;
       }
       return false;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -176,8 +201,10 @@ ExprPtr Parser::ParsePrimary() {
     case TokenKind::kString:
       Advance();
       return std::make_unique<LiteralExpr>(token.pos, Type::kString, token.text);
-    case TokenKind::kParameter: return ParseParameter();
-    case TokenKind::kLeftParen: return ParseParenthesized();
+    case TokenKind::kParameter:
+      return ParseParameter();
+    case TokenKind::kLeftParen:
+      return ParseParenthesized();
     case TokenKind::kKeyword:
       switch (token.keyword) {
         case Keyword::kNull:
@@ -189,8 +216,10 @@ ExprPtr Parser::ParsePrimary() {
         case Keyword::kFalse:
           Advance();
           return std::make_unique<LiteralExpr>(token.pos, Type::kFalse, "");
-        case Keyword::kCase: return ParseCase();
-        case Keyword::kCast: return ParseCast();
+        case Keyword::kCase:
+          return ParseCase();
+        case Keyword::kCast:
+          return ParseCast();
         case Keyword::kExists: {
           Advance();
           auto exists = std::make_unique<ExistsExpr>(token.pos);
@@ -199,10 +228,12 @@ ExprPtr Parser::ParsePrimary() {
           exists->subquery = ParseSubqueryBody();
           return exists;
         }
-        default: break;
+        default:
+          break;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (IsIdentifier()) return ParseNameOrCall();
   SyntaxError(token, "an expression");

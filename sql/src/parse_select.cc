@@ -99,8 +99,8 @@ TableRefPtr Parser::ParseTableRef() {
       Advance();
       ExpectKeyword(Keyword::kJoin);
     } else if (IsKeyword(Keyword::kRight) || IsKeyword(Keyword::kFull)) {
-      Fail(SqlState::kFeatureNotSupported,
-           "RIGHT and FULL joins are not supported; use LEFT JOIN", token.pos);
+      Fail(SqlState::kFeatureNotSupported, "RIGHT and FULL joins are not supported; use LEFT JOIN",
+           token.pos);
     } else {
       break;
     }

@@ -117,12 +117,18 @@ StatementPtr Parser::ParseStatementBody() {
   const Token& first = Peek();
   if (first.kind == TokenKind::kKeyword) {
     switch (first.keyword) {
-      case Keyword::kSelect: return ParseSelect();
-      case Keyword::kInsert: return ParseInsert();
-      case Keyword::kUpdate: return ParseUpdate();
-      case Keyword::kDelete: return ParseDelete();
-      case Keyword::kCreate: return ParseCreate();
-      case Keyword::kDrop: return ParseDrop();
+      case Keyword::kSelect:
+        return ParseSelect();
+      case Keyword::kInsert:
+        return ParseInsert();
+      case Keyword::kUpdate:
+        return ParseUpdate();
+      case Keyword::kDelete:
+        return ParseDelete();
+      case Keyword::kCreate:
+        return ParseCreate();
+      case Keyword::kDrop:
+        return ParseDrop();
       case Keyword::kBegin:
       case Keyword::kCommit:
       case Keyword::kRollback: {
@@ -140,7 +146,8 @@ StatementPtr Parser::ParseStatementBody() {
         explain->statement = ParseStatementBody();
         return explain;
       }
-      default: break;
+      default:
+        break;
     }
   }
   SyntaxError(first, "a statement");

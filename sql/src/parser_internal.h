@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "precedence.h"
 #include "solo/sql/ast.h"
 #include "solo/sql/parser.h"
 #include "solo/sql/token.h"
-#include "precedence.h"
 
 namespace solo::sql::internal {
 
@@ -114,7 +114,7 @@ class Parser {
   int32_t ParseTypeModifier();
 
   const std::vector<Token>& tokens_;
-  size_t next_ = 0;  // index of the next token
+  size_t next_ = 0;               // index of the next token
   uint32_t last_end_offset_ = 0;  // where the last consumed token ends
   int depth_ = 0;
   // Parameters of the statement being parsed.

@@ -11,12 +11,12 @@ namespace solo::sql {
 enum Precedence : int {
   kPrecOr = 1,
   kPrecAnd = 2,
-  kPrecNot = 3,         // prefix NOT
-  kPrecIs = 4,          // postfix IS [NOT] NULL
-  kPrecComparison = 5,  // = <> < <= > >=
-  kPrecPredicate = 6,   // [NOT] BETWEEN, [NOT] IN, [NOT] LIKE
-  kPrecConcat = 7,      // ||
-  kPrecAdditive = 8,    // + -
+  kPrecNot = 3,             // prefix NOT
+  kPrecIs = 4,              // postfix IS [NOT] NULL
+  kPrecComparison = 5,      // = <> < <= > >=
+  kPrecPredicate = 6,       // [NOT] BETWEEN, [NOT] IN, [NOT] LIKE
+  kPrecConcat = 7,          // ||
+  kPrecAdditive = 8,        // + -
   kPrecMultiplicative = 9,  // * / %
   kPrecUnary = 10,          // prefix - +
   kPrecPrimary = 11,        // literals, names, calls, (...)
@@ -24,20 +24,26 @@ enum Precedence : int {
 
 inline Precedence PrecedenceOf(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return kPrecOr;
-    case BinaryOp::kAnd: return kPrecAnd;
+    case BinaryOp::kOr:
+      return kPrecOr;
+    case BinaryOp::kAnd:
+      return kPrecAnd;
     case BinaryOp::kEq:
     case BinaryOp::kNe:
     case BinaryOp::kLt:
     case BinaryOp::kLe:
     case BinaryOp::kGt:
-    case BinaryOp::kGe: return kPrecComparison;
-    case BinaryOp::kConcat: return kPrecConcat;
+    case BinaryOp::kGe:
+      return kPrecComparison;
+    case BinaryOp::kConcat:
+      return kPrecConcat;
     case BinaryOp::kAdd:
-    case BinaryOp::kSub: return kPrecAdditive;
+    case BinaryOp::kSub:
+      return kPrecAdditive;
     case BinaryOp::kMul:
     case BinaryOp::kDiv:
-    case BinaryOp::kMod: return kPrecMultiplicative;
+    case BinaryOp::kMod:
+      return kPrecMultiplicative;
   }
   return kPrecPrimary;
 }
@@ -51,13 +57,17 @@ inline Precedence PrecedenceOf(const Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kUnary:
       return expr.As<UnaryExpr>().op == UnaryOp::kNot ? kPrecNot : kPrecUnary;
-    case ExprKind::kBinary: return PrecedenceOf(expr.As<BinaryExpr>().op);
-    case ExprKind::kIsNull: return kPrecIs;
+    case ExprKind::kBinary:
+      return PrecedenceOf(expr.As<BinaryExpr>().op);
+    case ExprKind::kIsNull:
+      return kPrecIs;
     case ExprKind::kBetween:
     case ExprKind::kInList:
     case ExprKind::kInSubquery:
-    case ExprKind::kLike: return kPrecPredicate;
-    default: return kPrecPrimary;
+    case ExprKind::kLike:
+      return kPrecPredicate;
+    default:
+      return kPrecPrimary;
   }
 }
 

@@ -35,8 +35,7 @@ inline std::string FuzzCheckOne(std::string_view input) {
       return "canonical SQL does not parse: " + canonical + "\n  " + again.error().ToString();
     }
     if (ToSql(*again->statement) != canonical) {
-      return "canonical SQL is not stable: " + canonical + "\n  became " +
-             ToSql(*again->statement);
+      return "canonical SQL is not stable: " + canonical + "\n  became " + ToSql(*again->statement);
     }
     if (ToSql(*again->statement, all) != ToSql(*parsed.statement, all)) {
       return "canonical SQL changes the grouping: " + ToSql(*parsed.statement, all) +

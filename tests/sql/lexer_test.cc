@@ -98,8 +98,8 @@ TEST_CASE("lexer: parameters", "[lexer]") {
 TEST_CASE("lexer: operators", "[lexer]") {
   CHECK(Kinds("( ) , ; . + - * / % || = <> != < <= > >=") ==
         std::vector{K::kLeftParen, K::kRightParen, K::kComma, K::kSemicolon, K::kDot, K::kPlus,
-                    K::kMinus, K::kStar, K::kSlash, K::kPercent, K::kConcat, K::kEq, K::kNe,
-                    K::kNe, K::kLt, K::kLe, K::kGt, K::kGe, K::kEnd});
+                    K::kMinus, K::kStar, K::kSlash, K::kPercent, K::kConcat, K::kEq, K::kNe, K::kNe,
+                    K::kLt, K::kLe, K::kGt, K::kGe, K::kEnd});
   // No spaces needed.
   CHECK(Kinds("a||'x'") == std::vector{K::kIdentifier, K::kConcat, K::kString, K::kEnd});
   CHECK(Kinds("1-2") == std::vector{K::kInteger, K::kMinus, K::kInteger, K::kEnd});

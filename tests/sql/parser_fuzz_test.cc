@@ -17,14 +17,18 @@ using testing::FuzzCheckOne;
 using testing::kFuzzSeeds;
 
 constexpr std::string_view kVocabulary[] = {
-    "SELECT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "JOIN",
-    "LEFT", "ON", "AND", "OR", "NOT", "IN", "EXISTS", "BETWEEN", "LIKE", "IS", "NULL", "CASE",
-    "WHEN", "THEN", "ELSE", "END", "CAST", "AS", "INSERT", "INTO", "VALUES", "UPDATE", "SET",
-    "DELETE", "CREATE", "TABLE", "INDEX", "UNIQUE", "PRIMARY", "KEY", "DROP", "IF", "DEFAULT",
-    "INT", "DECIMAL", "VARCHAR", "TEXT", "DISTINCT", "count", "sum", "t", "a", "b", "\"Q\"",
-    "(", ")", ",", ";", ".", "*", "+", "-", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=",
-    "?", "$1", "$2", "1", "2.50", ".5", "1e3", "'s'", "''", "--c\n", "/*c*/", "EXPLAIN",
-    "BEGIN", "COMMIT", "ROLLBACK", "TRUE", "FALSE", "ESCAPE", "CROSS", "ASC", "DESC", "ALL",
+    "SELECT", "FROM",    "WHERE",   "GROUP", "BY",      "HAVING",   "ORDER",   "LIMIT",
+    "OFFSET", "JOIN",    "LEFT",    "ON",    "AND",     "OR",       "NOT",     "IN",
+    "EXISTS", "BETWEEN", "LIKE",    "IS",    "NULL",    "CASE",     "WHEN",    "THEN",
+    "ELSE",   "END",     "CAST",    "AS",    "INSERT",  "INTO",     "VALUES",  "UPDATE",
+    "SET",    "DELETE",  "CREATE",  "TABLE", "INDEX",   "UNIQUE",   "PRIMARY", "KEY",
+    "DROP",   "IF",      "DEFAULT", "INT",   "DECIMAL", "VARCHAR",  "TEXT",    "DISTINCT",
+    "count",  "sum",     "t",       "a",     "b",       "\"Q\"",    "(",       ")",
+    ",",      ";",       ".",       "*",     "+",       "-",        "/",       "%",
+    "||",     "=",       "<>",      "<",     "<=",      ">",        ">=",      "?",
+    "$1",     "$2",      "1",       "2.50",  ".5",      "1e3",      "'s'",     "''",
+    "--c\n",  "/*c*/",   "EXPLAIN", "BEGIN", "COMMIT",  "ROLLBACK", "TRUE",    "FALSE",
+    "ESCAPE", "CROSS",   "ASC",     "DESC",  "ALL",
 };
 
 class InputGenerator {
@@ -33,9 +37,12 @@ class InputGenerator {
 
   std::string Next() {
     switch (Below(4)) {
-      case 0: return RandomBytes();
-      case 1: return RandomTokens();
-      default: return Mutated();
+      case 0:
+        return RandomBytes();
+      case 1:
+        return RandomTokens();
+      default:
+        return Mutated();
     }
   }
 
@@ -78,7 +85,8 @@ class InputGenerator {
         if (!input.empty()) input[at] = static_cast<char>(Below(256));
         break;
       case 2:  // insert a vocabulary word
-        input.insert(at, std::string(" ") + std::string(kVocabulary[Below(std::size(kVocabulary))]) + " ");
+        input.insert(
+            at, std::string(" ") + std::string(kVocabulary[Below(std::size(kVocabulary))]) + " ");
         break;
       case 3:  // duplicate a span
         if (!input.empty()) input.insert(at, input.substr(at, 1 + Below(16)));

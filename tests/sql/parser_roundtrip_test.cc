@@ -35,9 +35,10 @@ TEST_CASE("roundtrip: CREATE TABLE", "[parser][roundtrip]") {
   CheckRoundTrip("CREATE TABLE t (a INT DEFAULT -1, b TEXT DEFAULT 'x''y', c INT DEFAULT (1 + 2))",
                  "CREATE TABLE t (a INTEGER DEFAULT -1, b TEXT DEFAULT 'x''y', c INTEGER DEFAULT "
                  "(1 + 2))");
-  CheckRoundTrip("CREATE TABLE \"Order\" (\"key\" INT, text TEXT, \"Upper\" INT, PRIMARY KEY (\"key\", text))",
-                 "CREATE TABLE \"Order\" (\"key\" INTEGER, \"text\" TEXT, \"Upper\" INTEGER, "
-                 "PRIMARY KEY (\"key\", \"text\"))");
+  CheckRoundTrip(
+      "CREATE TABLE \"Order\" (\"key\" INT, text TEXT, \"Upper\" INT, PRIMARY KEY (\"key\", text))",
+      "CREATE TABLE \"Order\" (\"key\" INTEGER, \"text\" TEXT, \"Upper\" INTEGER, "
+      "PRIMARY KEY (\"key\", \"text\"))");
 }
 
 TEST_CASE("roundtrip: CREATE INDEX and DROP", "[parser][roundtrip]") {
@@ -62,8 +63,7 @@ TEST_CASE("roundtrip: INSERT", "[parser][roundtrip]") {
 TEST_CASE("roundtrip: SELECT clauses", "[parser][roundtrip]") {
   CheckRoundTrip("select 1", "SELECT 1");
   CheckRoundTrip("SELECT * FROM t", "SELECT * FROM t");
-  CheckRoundTrip("SELECT t.*, u.a AS x, b y FROM t, u",
-                 "SELECT t.*, u.a AS x, b AS y FROM t, u");
+  CheckRoundTrip("SELECT t.*, u.a AS x, b y FROM t, u", "SELECT t.*, u.a AS x, b AS y FROM t, u");
   CheckRoundTrip("SELECT DISTINCT a FROM t WHERE a > 1 ORDER BY a DESC, b ASC LIMIT 10 OFFSET 5",
                  "SELECT DISTINCT a FROM t WHERE a > 1 ORDER BY a DESC, b LIMIT 10 OFFSET 5");
   CheckRoundTrip("SELECT ALL a FROM t LIMIT ?", "SELECT a FROM t LIMIT $1");
@@ -90,8 +90,7 @@ TEST_CASE("roundtrip: joins", "[parser][roundtrip]") {
 }
 
 TEST_CASE("roundtrip: subqueries", "[parser][roundtrip]") {
-  CheckRoundTrip("SELECT (SELECT max(a) FROM t) + 1",
-                 "SELECT (SELECT max(a) FROM t) + 1");
+  CheckRoundTrip("SELECT (SELECT max(a) FROM t) + 1", "SELECT (SELECT max(a) FROM t) + 1");
   CheckRoundTrip("SELECT a FROM t WHERE a IN (SELECT b FROM u WHERE u.c = t.c)",
                  "SELECT a FROM t WHERE a IN (SELECT b FROM u WHERE u.c = t.c)");
   CheckRoundTrip("SELECT a FROM t WHERE a NOT IN (SELECT b FROM u)",
@@ -108,8 +107,7 @@ TEST_CASE("roundtrip: UPDATE and DELETE", "[parser][roundtrip]") {
   CheckRoundTrip("UPDATE t SET s_data = substr(s_data || 'x', 1, 500)",
                  "UPDATE t SET s_data = substr(s_data || 'x', 1, 500)");
   CheckRoundTrip("delete from t", "DELETE FROM t");
-  CheckRoundTrip("DELETE FROM t WHERE a = $2 AND b = $1",
-                 "DELETE FROM t WHERE a = $2 AND b = $1");
+  CheckRoundTrip("DELETE FROM t WHERE a = $2 AND b = $1", "DELETE FROM t WHERE a = $2 AND b = $1");
 }
 
 TEST_CASE("roundtrip: transactions and EXPLAIN", "[parser][roundtrip]") {
@@ -117,8 +115,7 @@ TEST_CASE("roundtrip: transactions and EXPLAIN", "[parser][roundtrip]") {
   CheckRoundTrip("BEGIN TRANSACTION", "BEGIN");
   CheckRoundTrip("commit", "COMMIT");
   CheckRoundTrip("ROLLBACK TRANSACTION", "ROLLBACK");
-  CheckRoundTrip("explain select a from t where a = 1",
-                 "EXPLAIN SELECT a FROM t WHERE a = 1");
+  CheckRoundTrip("explain select a from t where a = 1", "EXPLAIN SELECT a FROM t WHERE a = 1");
   CheckRoundTrip("EXPLAIN UPDATE t SET a = 1", "EXPLAIN UPDATE t SET a = 1");
 }
 
@@ -137,8 +134,7 @@ TEST_CASE("roundtrip: expressions", "[parser][roundtrip]") {
                  "SELECT upper(a), lower(a), trim(a), length(a), substr(a, 2)");
   CheckRoundTrip("SELECT a != b, a <> b, a <= b, a >= b, a < b, a > b",
                  "SELECT a <> b, a <> b, a <= b, a >= b, a < b, a > b");
-  CheckRoundTrip("SELECT - - 1, -(-1), - a, +a, -(a + b)",
-                 "SELECT - -1, - -1, -a, +a, -(a + b)");
+  CheckRoundTrip("SELECT - - 1, -(-1), - a, +a, -(a + b)", "SELECT - -1, - -1, -a, +a, -(a + b)");
   CheckRoundTrip("SELECT (((1)))", "SELECT 1");
   CheckRoundTrip("SELECT 'it''s', '', \"Col\", \"a\"\"b\"",
                  "SELECT 'it''s', '', \"Col\", \"a\"\"b\"");
@@ -181,8 +177,7 @@ TEST_CASE("grouping: precedence matches PostgreSQL", "[parser][precedence]") {
         "(a NOT IN (1, 2)) OR (a LIKE ('x' || 'y'))");
   CHECK(Grouping("a BETWEEN 1 AND 2 = TRUE") == "(a BETWEEN 1 AND 2) = TRUE");
   CHECK(Grouping("a < b IS NULL") == "(a < b) IS NULL");
-  CHECK(Grouping("x = CASE WHEN a > 1 THEN b + 1 END") ==
-        "x = CASE WHEN a > 1 THEN b + 1 END");
+  CHECK(Grouping("x = CASE WHEN a > 1 THEN b + 1 END") == "x = CASE WHEN a > 1 THEN b + 1 END");
 }
 
 TEST_CASE("parameters: ? are numbered by appearance, $n explicit", "[parser][params]") {

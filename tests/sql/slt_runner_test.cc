@@ -1,11 +1,12 @@
 // The sqllogictest runner itself: file format, value formatting, and that a
 // wrong result or a wrong error code is reported as a failure.
 
+#include "slt/slt_runner.h"
+
 #include <catch2/catch.hpp>
 #include <sstream>
 
 #include "slt/slt_file.h"
-#include "slt/slt_runner.h"
 #include "slt/sqlite_backend.h"
 
 namespace solo::sql::slt {

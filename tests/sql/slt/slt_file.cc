@@ -15,7 +15,8 @@ std::vector<std::string> SplitWords(std::string_view line) {
 }
 
 bool IsBlank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), [](char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; });
+  return std::all_of(line.begin(), line.end(),
+                     [](char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; });
 }
 
 std::string_view StripCr(std::string_view line) {

@@ -30,7 +30,7 @@ enum class SortMode { kNone, kRows, kValues };
 struct Record {
   enum class Kind { kStatement, kQuery, kHalt };
   Kind kind = Kind::kStatement;
-  int line = 0;  // 1-based line of the record's first line
+  int line = 0;                      // 1-based line of the record's first line
   std::vector<std::string> skip_if;  // backend names
   std::vector<std::string> only_if;
   std::string sql;

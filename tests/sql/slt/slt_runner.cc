@@ -114,7 +114,8 @@ std::string Indent(std::string_view text) {
 
 std::string FormatValue(const Value& value, char type) {
   switch (value.type) {
-    case Value::Type::kNull: return "NULL";
+    case Value::Type::kNull:
+      return "NULL";
     case Value::Type::kInteger:
       return type == 'R' ? fmt::format("{}.{:0>{}}", value.integer, 0, kRealDecimals)
                          : std::to_string(value.integer);
@@ -145,9 +146,9 @@ RunStats RunRecords(std::string_view file_name, const std::vector<Record>& recor
     }
     if (record.kind == Record::Kind::kHalt) break;
     ExecResult result = backend.Execute(record.sql);
-    std::string error_text = fmt::format("{} {}", result.error_code.empty() ? "(no SQLSTATE)"
-                                                                            : result.error_code,
-                                         result.error_message);
+    std::string error_text =
+        fmt::format("{} {}", result.error_code.empty() ? "(no SQLSTATE)" : result.error_code,
+                    result.error_message);
     if (record.kind == Record::Kind::kStatement && record.expect_error) {
       if (result.ok) {
         if (backend.syntax_only() && record.expected_code != "42601") {
@@ -183,8 +184,8 @@ RunStats RunRecords(std::string_view file_name, const std::vector<Record>& recor
     }
     // A query: compare the formatted rows.
     if (result.column_count != record.types.size() && !result.rows.empty()) {
-      report(record, fmt::format("expected {} columns, got {}", record.types.size(),
-                                 result.column_count));
+      report(record,
+             fmt::format("expected {} columns, got {}", record.types.size(), result.column_count));
       ++stats.failed;
       continue;
     }

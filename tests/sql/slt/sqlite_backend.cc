@@ -7,9 +7,13 @@
 
 namespace solo::sql::slt {
 
-SqliteBackend::SqliteBackend() { Reset(); }
+SqliteBackend::SqliteBackend() {
+  Reset();
+}
 
-SqliteBackend::~SqliteBackend() { Close(); }
+SqliteBackend::~SqliteBackend() {
+  Close();
+}
 
 void SqliteBackend::Close() {
   if (db_ != nullptr) sqlite3_close_v2(db_);
@@ -26,9 +30,12 @@ void SqliteBackend::Reset() {
 std::string SqlStateForSqliteError(int extended_code, std::string_view message) {
   switch (extended_code) {
     case SQLITE_CONSTRAINT_PRIMARYKEY:
-    case SQLITE_CONSTRAINT_UNIQUE: return "23505";
-    case SQLITE_CONSTRAINT_NOTNULL: return "23502";
-    default: break;
+    case SQLITE_CONSTRAINT_UNIQUE:
+      return "23505";
+    case SQLITE_CONSTRAINT_NOTNULL:
+      return "23502";
+    default:
+      break;
   }
   struct Pattern {
     std::string_view text;
@@ -80,7 +87,9 @@ ExecResult SqliteBackend::Execute(std::string_view sql) {
         for (int col = 0; col < columns; ++col) {
           Value& value = row[static_cast<size_t>(col)];
           switch (sqlite3_column_type(stmt, col)) {
-            case SQLITE_NULL: value.type = Value::Type::kNull; break;
+            case SQLITE_NULL:
+              value.type = Value::Type::kNull;
+              break;
             case SQLITE_INTEGER:
               value.type = Value::Type::kInteger;
               value.integer = sqlite3_column_int64(stmt, col);

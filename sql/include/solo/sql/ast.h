@@ -124,11 +124,20 @@ struct UnaryExpr : Expr {
 };
 
 enum class BinaryOp : uint8_t {
-  kOr, kAnd,
-  kEq, kNe, kLt, kLe, kGt, kGe,
+  kOr,
+  kAnd,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
   kConcat,
-  kAdd, kSub,
-  kMul, kDiv, kMod,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
 };
 
 struct BinaryExpr : Expr {
@@ -211,7 +220,7 @@ struct CaseExpr : Expr {
     ExprPtr condition;  // compared with operand when there is one
     ExprPtr result;
   };
-  ExprPtr operand;  // null for a searched CASE
+  ExprPtr operand;          // null for a searched CASE
   std::vector<When> whens;  // never empty
   ExprPtr else_result;      // null when not written
 };
@@ -348,9 +357,9 @@ struct SelectStmt : Statement {
   static constexpr StatementKind kKind = StatementKind::kSelect;
   explicit SelectStmt(SourcePos source_pos) : Statement(kKind, source_pos) {}
   bool distinct = false;
-  std::vector<SelectItem> items;     // never empty
-  std::vector<TableRefPtr> from;     // comma-separated items; empty without FROM
-  ExprPtr where;                     // null when not written
+  std::vector<SelectItem> items;  // never empty
+  std::vector<TableRefPtr> from;  // comma-separated items; empty without FROM
+  ExprPtr where;                  // null when not written
   std::vector<ExprPtr> group_by;
   ExprPtr having;
   std::vector<OrderItem> order_by;
@@ -364,9 +373,9 @@ struct InsertStmt : Statement {
   static constexpr StatementKind kKind = StatementKind::kInsert;
   explicit InsertStmt(SourcePos source_pos) : Statement(kKind, source_pos) {}
   Identifier table;
-  std::vector<Identifier> columns;          // empty: all columns in order
-  std::vector<std::vector<ExprPtr>> rows;   // VALUES; empty with select
-  std::unique_ptr<SelectStmt> select;       // INSERT ... SELECT; else null
+  std::vector<Identifier> columns;         // empty: all columns in order
+  std::vector<std::vector<ExprPtr>> rows;  // VALUES; empty with select
+  std::unique_ptr<SelectStmt> select;      // INSERT ... SELECT; else null
 };
 
 struct Assignment {

@@ -26,36 +26,36 @@ struct SourcePos {
 // the same .test files hold for solo and PostgreSQL. SqlStateCode() gives the
 // five-character code.
 enum class SqlState : uint8_t {
-  kSyntaxError,                 // 42601
-  kUndefinedTable,              // 42P01
-  kUndefinedColumn,             // 42703
-  kUndefinedFunction,           // 42883
-  kUndefinedObject,             // 42704 (e.g. an index)
-  kUndefinedParameter,          // 42P02
-  kDuplicateTable,              // 42P07 (a table or an index)
-  kDuplicateColumn,             // 42701
-  kAmbiguousColumn,             // 42702
-  kGroupingError,               // 42803
-  kDatatypeMismatch,            // 42804
-  kInvalidTableDefinition,      // 42P16 (e.g. two primary keys)
-  kIndeterminateDatatype,       // 42P18
-  kUniqueViolation,             // 23505
-  kNotNullViolation,            // 23502
-  kNumericValueOutOfRange,      // 22003
-  kDivisionByZero,              // 22012
-  kStringDataRightTruncation,   // 22001
-  kInvalidTextRepresentation,   // 22P02
-  kInvalidParameterValue,       // 22023
-  kCardinalityViolation,        // 21000 (a scalar subquery gave two rows)
-  kActiveSqlTransaction,        // 25001 (BEGIN inside a transaction)
-  kNoActiveSqlTransaction,      // 25P01
-  kInFailedSqlTransaction,      // 25P02
-  kIdleInTransactionTimeout,    // 25P03
-  kFeatureNotSupported,         // 0A000
-  kStatementTooComplex,         // 54001 (nesting deeper than the parser allows)
-  kProgramLimitExceeded,        // 54000
-  kObjectNotInPrerequisiteState,// 55000 (a plan whose schema changed)
-  kInternalError,               // XX000
+  kSyntaxError,                   // 42601
+  kUndefinedTable,                // 42P01
+  kUndefinedColumn,               // 42703
+  kUndefinedFunction,             // 42883
+  kUndefinedObject,               // 42704 (e.g. an index)
+  kUndefinedParameter,            // 42P02
+  kDuplicateTable,                // 42P07 (a table or an index)
+  kDuplicateColumn,               // 42701
+  kAmbiguousColumn,               // 42702
+  kGroupingError,                 // 42803
+  kDatatypeMismatch,              // 42804
+  kInvalidTableDefinition,        // 42P16 (e.g. two primary keys)
+  kIndeterminateDatatype,         // 42P18
+  kUniqueViolation,               // 23505
+  kNotNullViolation,              // 23502
+  kNumericValueOutOfRange,        // 22003
+  kDivisionByZero,                // 22012
+  kStringDataRightTruncation,     // 22001
+  kInvalidTextRepresentation,     // 22P02
+  kInvalidParameterValue,         // 22023
+  kCardinalityViolation,          // 21000 (a scalar subquery gave two rows)
+  kActiveSqlTransaction,          // 25001 (BEGIN inside a transaction)
+  kNoActiveSqlTransaction,        // 25P01
+  kInFailedSqlTransaction,        // 25P02
+  kIdleInTransactionTimeout,      // 25P03
+  kFeatureNotSupported,           // 0A000
+  kStatementTooComplex,           // 54001 (nesting deeper than the parser allows)
+  kProgramLimitExceeded,          // 54000
+  kObjectNotInPrerequisiteState,  // 55000 (a plan whose schema changed)
+  kInternalError,                 // XX000
 };
 
 // Returns the five-character SQLSTATE of state, e.g. "42601".

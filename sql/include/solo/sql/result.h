@@ -14,8 +14,8 @@ namespace solo::sql {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}           // NOLINT: implicit by design
-  Result(SqlError error) : value_(std::move(error)) {}    // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(SqlError error) : value_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return value_.index() == 0; }
   explicit operator bool() const { return ok(); }

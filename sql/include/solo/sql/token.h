@@ -13,21 +13,87 @@ namespace solo::sql {
 // be an identifier (unless quoted); an unreserved one (type names, BEGIN, KEY,
 // ...) is a keyword only where the grammar expects it and an identifier
 // elsewhere, so a column may be called "text" or "key".
-#define SOLO_SQL_KEYWORDS(X)                                                                   \
-  X(All, true) X(And, true) X(As, true) X(Asc, true) X(Begin, false) X(Between, true)          \
-  X(Bigint, false) X(By, true) X(Case, true) X(Cast, true) X(Char, false) X(Character, false)  \
-  X(Commit, false) X(Create, true) X(Cross, true) X(Decimal, false) X(Default, true)            \
-  X(Delete, true) X(Desc, true) X(Distinct, true) X(Double, false) X(Drop, true)               \
-  X(Else, true) X(End, true) X(Escape, false) X(Exists, true) X(Explain, false) X(False, true) \
-  X(Float, false) X(From, true) X(Full, true) X(Group, true) X(Having, true) X(If, false)       \
-  X(In, true) X(Index, false) X(Inner, true) X(Insert, true) X(Int, false) X(Integer, false)   \
-  X(Into, true) X(Is, true) X(Join, true) X(Key, false) X(Left, true) X(Like, true)            \
-  X(Limit, true) X(Not, true) X(Null, true) X(Numeric, false) X(Offset, true) X(On, true)      \
-  X(Or, true) X(Order, true) X(Outer, true) X(Precision, false) X(Primary, true) X(Real, false) \
-  X(Right, true) X(Rollback, false) X(Select, true) X(Set, true) X(Smallint, false)             \
-  X(Table, true) X(Text, false) X(Then, true) X(Timestamp, false) X(Transaction, false)        \
-  X(True, true) X(Union, true) X(Unique, true) X(Update, true) X(Using, true) X(Values, true)  \
-  X(Varchar, false) X(Varying, false) X(When, true) X(Where, true)
+// clang-format off
+#define SOLO_SQL_KEYWORDS(X) \
+  X(All, true) \
+  X(And, true) \
+  X(As, true) \
+  X(Asc, true) \
+  X(Begin, false) \
+  X(Between, true) \
+  X(Bigint, false) \
+  X(By, true) \
+  X(Case, true) \
+  X(Cast, true) \
+  X(Char, false) \
+  X(Character, false) \
+  X(Commit, false) \
+  X(Create, true) \
+  X(Cross, true) \
+  X(Decimal, false) \
+  X(Default, true) \
+  X(Delete, true) \
+  X(Desc, true) \
+  X(Distinct, true) \
+  X(Double, false) \
+  X(Drop, true) \
+  X(Else, true) \
+  X(End, true) \
+  X(Escape, false) \
+  X(Exists, true) \
+  X(Explain, false) \
+  X(False, true) \
+  X(Float, false) \
+  X(From, true) \
+  X(Full, true) \
+  X(Group, true) \
+  X(Having, true) \
+  X(If, false) \
+  X(In, true) \
+  X(Index, false) \
+  X(Inner, true) \
+  X(Insert, true) \
+  X(Int, false) \
+  X(Integer, false) \
+  X(Into, true) \
+  X(Is, true) \
+  X(Join, true) \
+  X(Key, false) \
+  X(Left, true) \
+  X(Like, true) \
+  X(Limit, true) \
+  X(Not, true) \
+  X(Null, true) \
+  X(Numeric, false) \
+  X(Offset, true) \
+  X(On, true) \
+  X(Or, true) \
+  X(Order, true) \
+  X(Outer, true) \
+  X(Precision, false) \
+  X(Primary, true) \
+  X(Real, false) \
+  X(Right, true) \
+  X(Rollback, false) \
+  X(Select, true) \
+  X(Set, true) \
+  X(Smallint, false) \
+  X(Table, true) \
+  X(Text, false) \
+  X(Then, true) \
+  X(Timestamp, false) \
+  X(Transaction, false) \
+  X(True, true) \
+  X(Union, true) \
+  X(Unique, true) \
+  X(Update, true) \
+  X(Using, true) \
+  X(Values, true) \
+  X(Varchar, false) \
+  X(Varying, false) \
+  X(When, true) \
+  X(Where, true)
+// clang-format on
 
 enum class Keyword : uint8_t {
   kNone,
