@@ -94,7 +94,7 @@ class TableWriter {
     auto found = stmt_cache_.find(key);
     if (found != stmt_cache_.end()) return found->second;
     std::string row = "(";
-    for (int col_idx = 0; col_idx < column_count_; ++col_idx) row += col_idx ? ", ?" : "?";
+    for (size_t col_idx = 0; col_idx < column_count_; ++col_idx) row += col_idx ? ", ?" : "?";
     row += ")";
     std::string sql = fmt::format("INSERT INTO {} ({}) VALUES ", table_, columns_);
     for (size_t row_idx = 0; row_idx < rows; ++row_idx) {
