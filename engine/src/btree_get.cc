@@ -7,9 +7,11 @@ bool btree_get(const TreeState& tree, const KeyRef& key, void** value, uint64_t 
   (void)max_gen;
   const Node* node = tree.root;
   if (node == nullptr) return false;
+  node_prefetch(node);
   while (!node->is_leaf_) {
     SOLO_ASSERT(node->gen_ <= max_gen);
     node = node->child(node_route(node, key));
+    node_prefetch(node);
   }
   SOLO_ASSERT(node->gen_ <= max_gen);
   bool found;
@@ -22,12 +24,14 @@ bool btree_descend(const TreeState& tree, const KeyRef& key, TreePath* path) {
   SOLO_ASSERT(tree.root != nullptr);
   Node* node = tree.root;
   int level = 0;
+  node_prefetch(node);
   while (!node->is_leaf_) {
     int idx = node_route(node, key);
     path->node[level] = node;
     path->idx[level] = idx;
     level++;
     node = node->child(idx);
+    node_prefetch(node);
   }
   bool found;
   path->node[level] = node;

@@ -61,6 +61,14 @@ static_assert(sizeof(Node) % 16 == 0, "nodes are allocated in 16-byte classes");
 // A full node can take one more maximal key after a split (see node_split_point).
 static_assert(kNodeHeapBytes >= 4 * kNodeMaxKeyBytes, "heap must hold 4 maximal keys");
 
+// Starts loading the parts of a node a search reads (prefixes, lengths,
+// offsets, pointers: its first 11 cache lines) so that their misses overlap
+// instead of following one another down the binary search.
+inline void node_prefetch(const Node* node) {
+  const char* base = reinterpret_cast<const char*>(node);
+  for (int line = 0; line < 11; ++line) __builtin_prefetch(base + line * 64);
+}
+
 // <0, 0, >0 as key idx of `node` is less than, equal to, greater than `key`.
 inline int node_compare(const Node* node, int idx, const KeyRef& key) {
   uint64_t prefix = node->prefix_[idx];
