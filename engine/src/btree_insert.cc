@@ -44,6 +44,15 @@ void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* pat
   }
 }
 
+void* btree_replace_at(TreeState* tree, TreeWriter* writer, TreePath* path, void* value) {
+  int leaf_level = path->depth - 1;
+  void* old = path->node[leaf_level]->ptr_[path->idx[leaf_level]];
+  btree_make_path_writable(tree, writer, path);
+  path->node[leaf_level]->ptr_[path->idx[leaf_level]] = value;
+  tree->bytes = tree->bytes - value_bytes(*tree, old) + value_bytes(*tree, value);
+  return old;
+}
+
 bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
                void** old) {
   SOLO_ASSERT(key.size <= static_cast<uint32_t>(kNodeMaxKeyBytes));
@@ -64,9 +73,7 @@ bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* val
     Node* leaf = path.node[leaf_level];
     *old = leaf->ptr_[path.idx[leaf_level]];
     if (mode == PutMode::kInsert) return false;
-    btree_make_path_writable(tree, writer, &path);
-    path.node[leaf_level]->ptr_[path.idx[leaf_level]] = value;
-    tree->bytes = tree->bytes - value_bytes(*tree, *old) + value_bytes(*tree, value);
+    btree_replace_at(tree, writer, &path, value);
     return true;
   }
   if (mode == PutMode::kReplace) return false;

@@ -85,17 +85,25 @@ void drop_node(TreeWriter* writer, Node* node) {
 
 }  // namespace
 
+void* btree_remove_at(TreeState* tree, TreeWriter* writer, TreePath* path) {
+  int leaf_level = path->depth - 1;
+  Node* leaf = path->node[leaf_level];
+  int idx = path->idx[leaf_level];
+  void* old = leaf->ptr_[idx];
+  uint32_t key_size = leaf->key_len_[idx];
+  btree_make_path_writable(tree, writer, path);
+  node_remove_at(path->node[leaf_level], idx);
+  tree->count--;
+  tree->bytes -= key_size + value_bytes(*tree, old);
+  rebalance(tree, writer, path, leaf_level);
+  return old;
+}
+
 bool btree_remove(TreeState* tree, TreeWriter* writer, const KeyRef& key, void** old) {
   if (tree->root == nullptr) return false;
   TreePath path;
   if (!btree_descend(*tree, key, &path)) return false;
-  int leaf_level = path.depth - 1;
-  *old = path.node[leaf_level]->ptr_[path.idx[leaf_level]];
-  btree_make_path_writable(tree, writer, &path);
-  node_remove_at(path.node[leaf_level], path.idx[leaf_level]);
-  tree->count--;
-  tree->bytes -= key.size + value_bytes(*tree, *old);
-  rebalance(tree, writer, &path, leaf_level);
+  *old = btree_remove_at(tree, writer, &path);
   return true;
 }
 

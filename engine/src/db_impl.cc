@@ -288,6 +288,24 @@ void* DbImpl::tree_remove(TreeId tree, std::string_view key) {
   return old;
 }
 
+void* DbImpl::tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value) {
+  SOLO_ASSERT(on_owner_thread());
+  undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
+  void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
+  undo_.set_last_old(old);
+  changes_++;
+  return old;
+}
+
+void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) {
+  SOLO_ASSERT(on_owner_thread());
+  undo_.add(UndoEntry::Op::kRemoved, tree, key, nullptr);
+  void* old = btree_remove_at(&trees_[tree], &writer_, path);
+  undo_.set_last_old(old);
+  changes_++;
+  return old;
+}
+
 Record* DbImpl::make_record(std::string_view row) {
   uint32_t bytes = Record::alloc_bytes(static_cast<uint32_t>(row.size()));
   Record* record = static_cast<Record*>(pool_.allocate(bytes));

@@ -51,6 +51,9 @@ class DbImpl {
   bool tree_insert(TreeId tree, std::string_view key, void* value);
   void* tree_replace(TreeId tree, std::string_view key, void* value);
   void* tree_remove(TreeId tree, std::string_view key);
+  // The same for an entry found by btree_descend(*path) (no change since).
+  void* tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value);
+  void* tree_remove_at(TreeId tree, std::string_view key, TreePath* path);
   // A new record holding `row`, made in the current generation.
   Record* make_record(std::string_view row);
   // `record` left the tree in this transaction; it is released at commit.

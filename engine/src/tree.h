@@ -84,6 +84,14 @@ enum class PutMode { kInsert, kReplace };
 bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
                void** old);
 
+// Replaces the value of the entry a btree_descend() found (path unchanged
+// since) and returns the old value. Owner thread only.
+void* btree_replace_at(TreeState* tree, TreeWriter* writer, TreePath* path, void* value);
+
+// Removes the entry a btree_descend() found (path unchanged since) and
+// returns its value. Owner thread only.
+void* btree_remove_at(TreeState* tree, TreeWriter* writer, TreePath* path);
+
 // Removes key and sets *old to its value; false if absent. Owner thread only.
 bool btree_remove(TreeState* tree, TreeWriter* writer, const KeyRef& key, void** old);
 

@@ -276,12 +276,15 @@ Status WriteTxn::update_encoded(TableId table, std::string_view key, std::string
 Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
                                 std::string_view row) {
   if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
-  void* old_value;
-  if (key.size() > kMaxKeyBytes ||
-      !internal::btree_get(trees_[table.id], internal::make_key(key), &old_value, generation_)) {
+  // One descent finds the row and serves the replace below (nothing changes
+  // the tree in between).
+  internal::TreePath path;
+  if (key.size() > kMaxKeyBytes || trees_[table.id].root == nullptr ||
+      !internal::btree_descend(trees_[table.id], internal::make_key(key), &path)) {
     return Status::NotFound("no row with that key in " + table.schema.name);
   }
-  auto* old_record = static_cast<internal::Record*>(old_value);
+  auto* old_record = static_cast<internal::Record*>(
+      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   std::string_view old_row = old_record->view();
   size_t index_count = table.indexes.size();
 
@@ -324,9 +327,9 @@ Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
 
   internal::Record* record = db_->make_record(row);
   if (!key_changed) {
-    db_->tree_replace(table.id, key, record);
+    db_->tree_replace_at(table.id, key, &path, record);
   } else {
-    db_->tree_remove(table.id, key);
+    db_->tree_remove_at(table.id, key, &path);
     db_->tree_insert(table.id, new_key, record);
   }
   db_->displace(old_record);
@@ -344,12 +347,13 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
   const TableInfo* info;
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
-  void* old_value;
-  if (key.size() > kMaxKeyBytes ||
-      !internal::btree_get(trees_[table], internal::make_key(key), &old_value, generation_)) {
+  internal::TreePath path;
+  if (key.size() > kMaxKeyBytes || trees_[table].root == nullptr ||
+      !internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
     return Status::NotFound("no row with that key in " + info->schema.name);
   }
-  auto* old_record = static_cast<internal::Record*>(old_value);
+  auto* old_record = static_cast<internal::Record*>(
+      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   size_t index_count = info->indexes.size();
   db_->old_index_keys_.resize(index_count);
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
@@ -360,7 +364,7 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
                              &db_->old_index_keys_[index_idx], &part_size, &has_null);
     if (!status.ok()) return status;
   }
-  db_->tree_remove(table, key);
+  db_->tree_remove_at(table, key, &path);
   db_->displace(old_record);
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
     db_->tree_remove(info->indexes[index_idx], db_->old_index_keys_[index_idx]);
