@@ -140,6 +140,8 @@ struct BackendOptions {
   Storage storage = Storage::kRam;
   std::string dir;  // where the database lives; empty = storage default
   std::string sqlite_profile;  // named pragma set; empty = best for storage
+  std::string pg_url;  // postgres: an existing server; empty = a private cluster
+  int terminals = 0;   // postgres: sizes a private cluster's max_connections; 0 = its default
 };
 
 // Creates the backend named by `options.engine`. Throws std::invalid_argument

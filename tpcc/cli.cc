@@ -32,10 +32,16 @@ commands:
   run      load a fresh database (unless --no-load), run T terminals for the
            duration, then check the consistency conditions and audit the mix
   check    check the consistency conditions of an existing database
+  replay   load a fresh database from the journal's seed and W, replay the
+           journal (--journal FILE) serially, then check it
+  crosscheck
+           run --transactions N on the first of --engines with --journal,
+           replay the journal on each other engine, compare every table row
+           by row and check each engine; non-zero exit on any difference
   help     this text
 
 options:
-  --engine NAME        sqlite (default: sqlite)
+  --engine NAME        sqlite or postgres (default: sqlite)
   --warehouses W       number of warehouses, W >= 1 (default 1)
   --terminals T        terminal threads, T >= 1 (default 4); terminal i has home
                        warehouse i % W + 1 and district (i / W) % 10 + 1
@@ -52,7 +58,19 @@ options:
   --after-load         check: include condition 11 (holds only right after load)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
+  --pg-url URL         postgres: use this existing server (libpq URI or
+                       key=value string) instead of a private cluster; the
+                       private cluster (scripts/pg) lives in --dir (default
+                       /dev/shm/solo-pg for ram, ./pg-data for disk) and is
+                       started and stopped by tpcc unless it already runs
   --json FILE          write the results as JSON
+  --journal FILE       run: record every committed write transaction with its
+                       input in commit order (serializes writers); replay: the
+                       journal to replay (crosscheck: default DIR/journal.txt)
+  --engines A,B,...    crosscheck: engines, the first runs and journals
+                       (default sqlite,postgres)
+  --transactions N     run/crosscheck: stop after N transactions instead of
+                       after --duration (crosscheck default 10000)
   --quiet              no progress output
   --help               this text
 
@@ -73,8 +91,10 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
     return options;
   }
   options.command = args[arg_idx++];
-  if (options.command != "load" && options.command != "run" && options.command != "check") {
-    *error = fmt::format("unknown command '{}' (expected load, run or check)", options.command);
+  if (options.command != "load" && options.command != "run" && options.command != "check" &&
+      options.command != "replay" && options.command != "crosscheck") {
+    *error = fmt::format("unknown command '{}' (expected load, run, check, replay or crosscheck)",
+                         options.command);
     return std::nullopt;
   }
   while (arg_idx < args.size()) {
@@ -176,6 +196,38 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto text = take_value();
       if (!text) return std::nullopt;
       options.backend.sqlite_profile = *text;
+    } else if (flag == "--pg-url") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      if (text->empty()) {
+        *error = "--pg-url needs a URL";
+        return std::nullopt;
+      }
+      options.backend.pg_url = *text;
+    } else if (flag == "--journal") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.journal_path = *text;
+    } else if (flag == "--engines") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.engines.clear();
+      size_t start = 0;
+      while (start <= text->size()) {
+        size_t comma = text->find(',', start);
+        if (comma == std::string::npos) comma = text->size();
+        std::string engine = text->substr(start, comma - start);
+        if (engine.empty()) {
+          *error = fmt::format("--engines has an empty name in '{}'", *text);
+          return std::nullopt;
+        }
+        options.engines.push_back(engine);
+        start = comma + 1;
+      }
+    } else if (flag == "--transactions") {
+      auto number = take_int(1, INT64_MAX);
+      if (!number) return std::nullopt;
+      options.transactions = static_cast<uint64_t>(*number);
     } else if (flag == "--think" && value.empty()) {
       options.think = true;
     } else if (flag == "--no-load" && value.empty()) {
@@ -190,6 +242,19 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       *error = fmt::format("unknown option '{}'; see tpcc --help", flag);
       return std::nullopt;
     }
+  }
+  options.backend.terminals = options.terminals;
+  if (options.command == "replay" && options.journal_path.empty()) {
+    *error = "replay needs --journal FILE";
+    return std::nullopt;
+  }
+  if (options.command == "crosscheck") {
+    if (options.engines.empty()) options.engines = {"sqlite", "postgres"};
+    if (options.engines.size() < 2) {
+      *error = "crosscheck needs at least two --engines";
+      return std::nullopt;
+    }
+    if (options.transactions == 0) options.transactions = 10000;
   }
   return options;
 }

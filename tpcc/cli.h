@@ -11,7 +11,7 @@
 namespace tpcc {
 
 struct CliOptions {
-  std::string command;  // "load" | "run" | "check" | "help"
+  std::string command;  // "load" | "run" | "check" | "replay" | "crosscheck" | "help"
   BackendOptions backend;
   int warehouses = 1;
   int terminals = 4;
@@ -24,6 +24,9 @@ struct CliOptions {
   bool after_load = false;  // check: also condition 11
   bool quiet = false;       // no progress output
   std::string json_path;
+  std::string journal_path;          // run: record; replay: read
+  std::vector<std::string> engines;  // crosscheck: the first runs, the rest replay
+  uint64_t transactions = 0;         // run/crosscheck: stop after N (0: use --duration)
 };
 
 // Parses argv. On a usage error returns nullopt and sets `*error` to a

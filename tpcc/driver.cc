@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "tpcc/schema.h"
@@ -59,6 +60,8 @@ struct SharedRunState {
   Clock::time_point measure_start;
   Clock::time_point measure_end;
   std::atomic<bool> stop{false};
+  std::atomic<uint64_t> issued{0};  // transactions started, for max_transactions
+  std::atomic<int> running{0};      // terminals still in their loop
   std::mutex error_mutex;
   std::string first_error;
 
@@ -80,7 +83,9 @@ class Terminal {
         home_w_(index % info.warehouses + 1),
         home_d_((index / info.warehouses) % kDistrictsPerWarehouse + 1),
         conn_(std::move(conn)),
-        stmts_(*conn_) {}
+        stmts_(*conn_) {
+    if (options.journal != nullptr) sequence_.emplace(*conn_);
+  }
 
   void run(SharedRunState& shared, LiveCounters& live) {
     while (!shared.stop.load(std::memory_order_relaxed)) {
@@ -88,6 +93,10 @@ class Terminal {
       if (options_.think && !pause(shared, kPacing[static_cast<int>(type)].keying)) break;
       auto started = Clock::now();
       if (started >= shared.measure_end) break;
+      if (options_.max_transactions > 0 &&
+          shared.issued.fetch_add(1) >= options_.max_transactions) {
+        break;
+      }
       TxnResult result;
       try {
         result = execute(type);
@@ -132,6 +141,20 @@ class Terminal {
     return true;
   }
 
+  // Runs a write body; when journaling, takes a commit sequence number first
+  // and records the input once the transaction committed.
+  template <class Input, class Run>
+  TxnResult write(const Input& in, Run run) {
+    if (!sequence_) return conn_->write([&](Txn& txn) { return run(txn, stmts_, in, nullptr); });
+    int64_t seq = 0;
+    TxnResult result = conn_->write([&](Txn& txn) {
+      seq = sequence_->next(txn);
+      return run(txn, stmts_, in, nullptr);
+    });
+    if (result.outcome == Outcome::kCommit) options_.journal->add(JournalEntry{seq, in});
+    return result;
+  }
+
   TxnResult execute(TxnType type) {
     pending_mix_ = MixCounts{};
     pending_mix_.total = 1;
@@ -145,14 +168,14 @@ class Terminal {
         for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
           if (in.lines[line_idx].supply_w_id != in.w_id) ++pending_mix_.remote_order_lines;
         }
-        return conn_->write([&](Txn& txn) { return run_new_order(txn, stmts_, in, nullptr); });
+        return write(in, run_new_order);
       }
       case TxnType::kPayment: {
         PaymentInput in = make_payment(rng_, run_c_, info_.warehouses, home_w_, now);
         pending_mix_.payments = 1;
         pending_mix_.remote_payments = in.c_w_id != in.w_id ? 1 : 0;
         pending_mix_.payments_by_name = in.by_name ? 1 : 0;
-        return conn_->write([&](Txn& txn) { return run_payment(txn, stmts_, in, nullptr); });
+        return write(in, run_payment);
       }
       case TxnType::kOrderStatus: {
         OrderStatusInput in = make_order_status(rng_, run_c_, home_w_);
@@ -162,7 +185,7 @@ class Terminal {
       }
       case TxnType::kDelivery: {
         DeliveryInput in = make_delivery(rng_, home_w_, now);
-        return conn_->write([&](Txn& txn) { return run_delivery(txn, stmts_, in, nullptr); });
+        return write(in, run_delivery);
       }
       case TxnType::kStockLevel: {
         StockLevelInput in = make_stock_level(rng_, home_w_, home_d_);
@@ -180,6 +203,7 @@ class Terminal {
   int home_d_;
   std::unique_ptr<Connection> conn_;
   PreparedStatements stmts_;
+  std::optional<JournalSequence> sequence_;
   std::array<TypeStats, kTxnTypes> per_type_;
   MixCounts mix_;
   MixCounts pending_mix_;
@@ -235,11 +259,21 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   };
   shared.measure_start = start + to_duration(options.warmup_s);
-  shared.measure_end = shared.measure_start + to_duration(options.duration_s);
+  shared.measure_end = options.max_transactions > 0
+                           ? Clock::time_point::max()
+                           : shared.measure_start + to_duration(options.duration_s);
+  if (options.journal != nullptr) {
+    auto conn = backend.connect();
+    JournalSequence::ensure_row(*conn);
+  }
 
   std::vector<std::thread> threads;
   for (size_t terminal_idx = 0; terminal_idx < terminals.size(); ++terminal_idx) {
-    threads.emplace_back([&, terminal_idx] { terminals[terminal_idx]->run(shared, live[terminal_idx]); });
+    shared.running.fetch_add(1);
+    threads.emplace_back([&, terminal_idx] {
+      terminals[terminal_idx]->run(shared, live[terminal_idx]);
+      shared.running.fetch_sub(1);
+    });
   }
 
   // The monitor: CPU at the window's edges, a progress line every second.
@@ -256,7 +290,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
       *retries += counters.retries.load(std::memory_order_relaxed);
     }
   };
-  while (!shared.stop.load()) {
+  while (!shared.stop.load() && shared.running.load() > 0) {
     auto now = Clock::now();
     if (!cpu_started && now >= shared.measure_start) {
       cpu_start = process_cpu_micros() + processes_cpu_micros(server_pids);

@@ -8,6 +8,7 @@
 
 #include "tpcc/backend.h"
 #include "tpcc/histogram.h"
+#include "tpcc/journal.h"
 #include "tpcc/loader.h"
 #include "tpcc/transactions.h"
 
@@ -20,6 +21,12 @@ struct RunOptions {
   uint64_t seed = 1;
   bool think = false;     // keying and think times (clause 5.2.5)
   bool progress = true;   // a live line on stderr about once a second
+  // When > 0: stop after this many transactions (all terminals together)
+  // instead of after duration_s.
+  uint64_t max_transactions = 0;
+  // When set: every committed write transaction is recorded here with its
+  // commit sequence number (see journal.h; this serializes writers).
+  Journal* journal = nullptr;
 };
 
 struct TypeStats {

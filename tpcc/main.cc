@@ -11,8 +11,11 @@
 #include "tpcc/checks.h"
 #include "tpcc/cli.h"
 #include "tpcc/driver.h"
+#include "tpcc/journal.h"
 #include "tpcc/loader.h"
+#include "tpcc/replay.h"
 #include "tpcc/report.h"
+#include "tpcc/table_compare.h"
 
 namespace {
 
@@ -110,6 +113,9 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.seed = options.seed;
   run_options.think = options.think;
   run_options.progress = !options.quiet;
+  run_options.max_transactions = options.transactions;
+  tpcc::Journal journal;
+  if (!options.journal_path.empty()) run_options.journal = &journal;
 
   report.engine = backend.name();
   report.storage = storage_name(options.backend.storage);
@@ -121,6 +127,14 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   report.seed = options.seed;
   report.think = options.think;
   report.result = tpcc::run_terminals(backend, info, run_options);
+  if (run_options.journal != nullptr) {
+    tpcc::write_journal(options.journal_path, {info.warehouses, info.seed, backend.name()},
+                        journal.sorted());
+    if (!options.quiet) {
+      fmt::print(stderr, "journal: {} committed write transactions in {}\n", journal.size(),
+                 options.journal_path);
+    }
+  }
   if (!options.no_check) {
     report.conditions = run_checks(*check_conn, /*include_11=*/false, options.quiet);
     report.checks_ran = true;
@@ -129,6 +143,113 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   tpcc::print_summary(report);
   if (!options.json_path.empty()) tpcc::write_json(report, options.json_path);
   return tpcc::all_ok(report) ? kExitOk : kExitFailed;
+}
+
+bool conditions_hold(const std::vector<tpcc::ConditionResult>& conditions) {
+  for (const auto& condition : conditions) {
+    if (!condition.ok) return false;
+  }
+  return true;
+}
+
+int command_replay(tpcc::Backend& backend, CliOptions options) {
+  tpcc::JournalHeader header;
+  std::vector<tpcc::JournalEntry> entries = tpcc::read_journal(options.journal_path, &header);
+  options.warehouses = header.warehouses;
+  options.seed = header.seed;
+  double load_seconds = 0;
+  load(backend, options, &load_seconds);
+  auto conn = backend.connect();
+  tpcc::replay_journal(*conn, entries, !options.quiet);
+  if (options.no_check) return kExitOk;
+  auto conditions = run_checks(*conn, false, options.quiet);
+  tpcc::print_conditions(conditions);
+  return conditions_hold(conditions) ? kExitOk : kExitFailed;
+}
+
+int command_crosscheck(const CliOptions& options) {
+  std::string base = options.backend.dir;
+  if (base.empty()) {
+    base = options.backend.storage == tpcc::Storage::kRam ? "/dev/shm/solo-crosscheck"
+                                                          : "tpcc-crosscheck";
+  }
+  std::vector<std::unique_ptr<tpcc::Backend>> backends;
+  for (const std::string& engine : options.engines) {
+    tpcc::BackendOptions backend_options = options.backend;
+    backend_options.engine = engine;
+    backend_options.dir = base + "/" + engine;
+    backends.push_back(tpcc::make_backend(backend_options));
+  }
+  std::string journal_path =
+      options.journal_path.empty() ? base + "/journal.txt" : options.journal_path;
+
+  // 1. Run on the first engine, journaling.
+  tpcc::Backend& first = *backends.front();
+  double load_seconds = 0;
+  tpcc::LoadInfo info = load(first, options, &load_seconds);
+  tpcc::Journal journal;
+  tpcc::RunOptions run_options;
+  run_options.terminals = options.terminals;
+  run_options.seed = options.seed;
+  run_options.think = false;
+  run_options.progress = !options.quiet;
+  run_options.max_transactions = options.transactions;
+  run_options.journal = &journal;
+  if (!options.quiet) {
+    fmt::print(stderr, "running {} transactions on {} with {} terminals\n", options.transactions,
+               first.name(), options.terminals);
+  }
+  tpcc::RunResult result = tpcc::run_terminals(first, info, run_options);
+  if (!result.error.empty()) {
+    throw tpcc::BackendError("run on " + first.name() + " failed: " + result.error);
+  }
+  std::vector<tpcc::JournalEntry> entries = journal.sorted();
+  tpcc::write_journal(journal_path, {info.warehouses, info.seed, first.name()}, entries);
+  fmt::print("{}: {} transactions, {} committed write transactions journaled to {}\n",
+             first.name(), result.completed, entries.size(), journal_path);
+
+  // 2. Replay on each other engine and compare.
+  auto first_conn = first.connect();
+  bool all_same = true;
+  bool all_hold = true;
+  for (size_t engine_idx = 1; engine_idx < backends.size(); ++engine_idx) {
+    tpcc::Backend& other = *backends[engine_idx];
+    load(other, options, &load_seconds);
+    auto other_conn = other.connect();
+    if (!options.quiet) fmt::print(stderr, "replaying on {}\n", other.name());
+    tpcc::replay_journal(*other_conn, entries, !options.quiet);
+    fmt::print("\n{} vs {}:\n", first.name(), other.name());
+    uint64_t different_tables = 0;
+    for (const tpcc::TableDiff& diff : tpcc::compare_tables(*first_conn, *other_conn)) {
+      if (diff.identical()) {
+        fmt::print("  {:<12} identical ({} rows)\n", diff.table, diff.rows_a);
+      } else {
+        ++different_tables;
+        fmt::print("  {:<12} DIFFERENT: {} differing rows ({}: {} rows, {}: {} rows)\n{}",
+                   diff.table, diff.differing, first.name(), diff.rows_a, other.name(),
+                   diff.rows_b, diff.examples);
+      }
+    }
+    fmt::print("  {} of 9 tables differ\n", different_tables);
+    all_same = all_same && different_tables == 0;
+  }
+
+  // 3. The consistency conditions on every engine.
+  fmt::print("\nconsistency:\n");
+  for (auto& backend : backends) {
+    auto conn = backend->connect();
+    auto conditions = tpcc::check_consistency(*conn, false);
+    size_t held = 0;
+    for (const auto& condition : conditions) held += condition.ok ? 1 : 0;
+    fmt::print("  {:<10} {}/{} conditions hold\n", backend->name(), held, conditions.size());
+    for (const auto& condition : conditions) {
+      if (!condition.ok) fmt::print("    condition {} FAILED: {}\n", condition.id, condition.detail);
+    }
+    all_hold = all_hold && held == conditions.size();
+  }
+  fmt::print("\ncrosscheck: {}\n", all_same && all_hold ? "all engines end with the same tables"
+                                                          : "DIFFERENCES FOUND");
+  return all_same && all_hold ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -145,6 +266,17 @@ int main(int argc, char** argv) {
     fmt::print("{}", tpcc::usage_text());
     return kExitOk;
   }
+  if (options->command == "crosscheck") {
+    try {
+      return command_crosscheck(*options);
+    } catch (const std::invalid_argument& failure) {
+      fmt::print(stderr, "tpcc: error: {}\n", failure.what());
+      return kExitUsage;
+    } catch (const std::exception& failure) {
+      fmt::print(stderr, "tpcc: error: {}\n", failure.what());
+      return kExitFailed;
+    }
+  }
   std::unique_ptr<tpcc::Backend> backend;
   try {
     backend = tpcc::make_backend(options->backend);
@@ -155,6 +287,7 @@ int main(int argc, char** argv) {
   try {
     if (options->command == "load") return command_load(*backend, *options);
     if (options->command == "check") return command_check(*backend, *options);
+    if (options->command == "replay") return command_replay(*backend, *options);
     return command_run(*backend, *options);
   } catch (const std::exception& failure) {
     fmt::print(stderr, "tpcc: error: {}\n", failure.what());

@@ -1,5 +1,7 @@
 #include "tpcc/schema.h"
 
+#include <sstream>
+
 namespace tpcc {
 
 const std::vector<std::string>& schema_ddl() {
@@ -139,6 +141,67 @@ std::vector<std::string> drop_ddl() {
     statements.push_back("DROP TABLE IF EXISTS " + std::string(table));
   }
   return statements;
+}
+
+namespace {
+
+// The CREATE TABLE statement of `table`, or nullptr.
+const std::string* create_table_ddl(std::string_view table) {
+  std::string prefix = "CREATE TABLE " + std::string(table) + " (";
+  for (const std::string& ddl : schema_ddl()) {
+    if (ddl.rfind(prefix, 0) == 0) return &ddl;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<ColumnInfo> table_columns(std::string_view table) {
+  std::vector<ColumnInfo> columns;
+  const std::string* ddl = create_table_ddl(table);
+  if (ddl == nullptr) return columns;
+  std::istringstream lines(*ddl);
+  std::string line;
+  std::getline(lines, line);  // CREATE TABLE ... (
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string name, type;
+    words >> name >> type;
+    if (name.empty() || name == ")" || name == "PRIMARY") continue;
+    ColumnInfo column;
+    column.name = name;
+    if (type.rfind("DECIMAL", 0) == 0) {
+      column.kind = ColumnKind::kDecimal;
+      column.scale = std::stoi(type.substr(type.find(',') + 1));
+    } else if (type == "TIMESTAMP" || type == "TIMESTAMP,") {
+      column.kind = ColumnKind::kTimestamp;
+    } else if (type.rfind("CHAR", 0) == 0) {
+      column.kind = ColumnKind::kChar;
+    } else if (type.rfind("VARCHAR", 0) == 0) {
+      column.kind = ColumnKind::kVarchar;
+    } else {
+      column.kind = ColumnKind::kInteger;
+    }
+    columns.push_back(column);
+  }
+  return columns;
+}
+
+std::vector<std::string> table_key_columns(std::string_view table) {
+  std::vector<std::string> key;
+  const std::string* ddl = create_table_ddl(table);
+  if (ddl == nullptr) return key;
+  size_t start = ddl->find("PRIMARY KEY (");
+  if (start == std::string::npos) return key;
+  start += 13;
+  std::string list = ddl->substr(start, ddl->find(')', start) - start);
+  std::istringstream names(list);
+  std::string name;
+  while (std::getline(names, name, ',')) {
+    size_t first = name.find_first_not_of(' ');
+    key.push_back(name.substr(first, name.find_last_not_of(' ') - first + 1));
+  }
+  return key;
 }
 
 std::string table_order_by(std::string_view table) {

@@ -29,6 +29,20 @@ const std::vector<std::string>& schema_ddl();
 // DROP statements for every table (IF EXISTS), for a fresh load.
 std::vector<std::string> drop_ddl();
 
+enum class ColumnKind { kInteger, kDecimal, kTimestamp, kChar, kVarchar };
+
+struct ColumnInfo {
+  std::string name;
+  ColumnKind kind = ColumnKind::kInteger;
+  int scale = 0;  // DECIMAL(p,s): s
+};
+
+// The columns of `table` in declaration order, read from schema_ddl().
+// Empty for an unknown table.
+std::vector<ColumnInfo> table_columns(std::string_view table);
+// The primary-key columns of `table`, in key order; empty for history.
+std::vector<std::string> table_key_columns(std::string_view table);
+
 // The primary-key (or, for history, full-row) ordering of each table, as an
 // ORDER BY list: used to compare tables row by row across engines.
 std::string table_order_by(std::string_view table);

@@ -67,6 +67,8 @@ class SqliteBackend final : public Backend {
   SqliteBackend& operator=(const SqliteBackend&) = delete;
 
   std::string name() const override { return "sqlite"; }
+  // The database file's path.
+  std::string location() const override { return shared_->path; }
   // True when the file exists and has a table named `warehouse`.
   bool exists() override;
   // Removes the database, -wal and -shm files (missing ones are fine), and

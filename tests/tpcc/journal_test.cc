@@ -1,0 +1,199 @@
+#include "tpcc/journal.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/tpcc/loaded_db.h"
+#include "tpcc/driver.h"
+#include "tpcc/replay.h"
+#include "tpcc/schema.h"
+#include "tpcc/table_compare.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of the shared loaded database, as its own backend.
+std::unique_ptr<tpcc::Backend> copy_of_loaded(const std::string& name) {
+  auto& db = tpcc_test::loaded_w1();
+  std::string dir = tpcc_test::private_dir(name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(db.dir)) {
+    fs::copy_file(entry.path(), dir + "/" + entry.path().filename().string());
+  }
+  tpcc::BackendOptions options;
+  options.engine = "sqlite";
+  options.dir = dir;
+  return tpcc::make_backend(options);
+}
+
+struct ScratchDirs {
+  ~ScratchDirs() {
+    for (const char* name : {"journal-a", "journal-b", "journal-c"}) {
+      fs::remove_all(tpcc_test::private_dir(name));
+    }
+    fs::remove(path);
+  }
+  std::string path = tpcc_test::private_dir("journal") + ".txt";
+};
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a journal round-trips through its file") {
+  ScratchDirs scratch;
+  tpcc::NewOrderInput no;
+  no.w_id = 1;
+  no.d_id = 3;
+  no.c_id = 42;
+  no.ol_cnt = 2;
+  no.lines[0] = {7, 1, 3};
+  no.lines[1] = {99999, 2, 10};
+  no.entry_d = 1800000000123456;
+  tpcc::PaymentInput by_name;
+  by_name.w_id = 1;
+  by_name.d_id = 2;
+  by_name.c_w_id = 2;
+  by_name.c_d_id = 5;
+  by_name.by_name = true;
+  by_name.c_last = "BARPRESABLE";
+  by_name.h_amount = 123456;
+  by_name.h_date = 1800000000000001;
+  tpcc::PaymentInput by_id = by_name;
+  by_id.by_name = false;
+  by_id.c_last.clear();
+  by_id.c_id = 2999;
+  tpcc::DeliveryInput delivery{2, 10, 1800000000000002};
+  std::vector<tpcc::JournalEntry> entries = {
+      {1, no}, {2, by_name}, {5, by_id}, {9, delivery}};
+  tpcc::write_journal(scratch.path, {2, 77, "sqlite"}, entries);
+
+  tpcc::JournalHeader header;
+  auto read = tpcc::read_journal(scratch.path, &header);
+  CHECK(header.warehouses == 2);
+  CHECK(header.seed == 77);
+  CHECK(header.engine == "sqlite");
+  REQUIRE(read.size() == 4);
+  CHECK(read[0].seq == 1);
+  const auto& read_no = std::get<tpcc::NewOrderInput>(read[0].input);
+  CHECK(read_no.c_id == 42);
+  CHECK(read_no.ol_cnt == 2);
+  CHECK(read_no.lines[1].i_id == 99999);
+  CHECK(read_no.lines[1].supply_w_id == 2);
+  CHECK(read_no.lines[1].quantity == 10);
+  CHECK(read_no.entry_d == 1800000000123456);
+  const auto& read_name = std::get<tpcc::PaymentInput>(read[1].input);
+  CHECK(read_name.by_name);
+  CHECK(read_name.c_last == "BARPRESABLE");
+  CHECK(read_name.h_amount == 123456);
+  const auto& read_id = std::get<tpcc::PaymentInput>(read[2].input);
+  CHECK_FALSE(read_id.by_name);
+  CHECK(read_id.c_id == 2999);
+  const auto& read_delivery = std::get<tpcc::DeliveryInput>(read[3].input);
+  CHECK(read_delivery.carrier_id == 10);
+  CHECK(read_delivery.delivery_d == 1800000000000002);
+}
+
+TEST_CASE("a damaged journal is refused with the file and line") {
+  ScratchDirs scratch;
+  std::string header = "# solo-tpcc-journal 1 warehouses=1 seed=1 engine=sqlite\n";
+  auto refuses = [&](const std::string& body, const std::string& needle) {
+    write_text(scratch.path, header + body);
+    tpcc::JournalHeader read_header;
+    try {
+      tpcc::read_journal(scratch.path, &read_header);
+      FAIL("accepted: " << body);
+    } catch (const std::runtime_error& error) {
+      INFO(error.what());
+      CHECK(std::string(error.what()).find(needle) != std::string::npos);
+    }
+  };
+  refuses("N 1 1 3 42 1800000000000000 2 7:1:3\n", ":2: expected 9 fields");  // torn line
+  refuses("D 1 1 7 100\nD 1 1 7 200\n", ":3: sequence numbers must increase");
+  refuses("X 1 1\n", "unknown record kind 'X'");
+  refuses("D 1 1 11 100\n", "out of range");
+  refuses("P 1 1 2 1 5 12x - 100 5\n", "'12x' is not an integer");
+  write_text(scratch.path, "hello\n");
+  tpcc::JournalHeader read_header;
+  CHECK_THROWS_WITH(tpcc::read_journal(scratch.path, &read_header),
+                    Catch::Contains("not a solo TPC-C journal"));
+  CHECK_THROWS_WITH(tpcc::read_journal("/nonexistent/journal", &read_header),
+                    Catch::Contains("cannot open journal"));
+}
+
+TEST_CASE("table comparison finds a changed, a missing and an extra row") {
+  ScratchDirs scratch;
+  auto a = copy_of_loaded("journal-a");
+  auto b = copy_of_loaded("journal-b");
+  auto conn_a = a->connect();
+  auto conn_b = b->connect();
+  for (const auto& diff : tpcc::compare_tables(*conn_a, *conn_b)) {
+    INFO(diff.table << "\n" << diff.examples);
+    CHECK(diff.identical());
+  }
+  tpcc::StmtId change = conn_b->prepare("UPDATE customer SET c_balance = c_balance + 0.01 WHERE c_w_id = 1 AND c_d_id = 2 AND c_id = 3");
+  tpcc::StmtId remove = conn_b->prepare("DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 4 AND no_o_id = 2500");
+  tpcc::StmtId add = conn_b->prepare("INSERT INTO history VALUES (1, 1, 1, 1, 1, '2026-01-01 00:00:00', 1.00, 'extra')");
+  conn_b->write([&](tpcc::Txn& txn) {
+    txn.exec(change, {});
+    txn.exec(remove, {});
+    txn.exec(add, {});
+    return tpcc::Outcome::kCommit;
+  });
+  for (const auto& diff : tpcc::compare_tables(*conn_a, *conn_b)) {
+    INFO(diff.table << "\n" << diff.examples);
+    if (diff.table == "customer") {
+      CHECK(diff.differing == 1);
+      CHECK(diff.examples.find("c_balance") == std::string::npos);  // values, not names
+      CHECK(diff.examples.find("-9.99") != std::string::npos);      // B's balance, at scale
+    } else if (diff.table == "new_order") {
+      CHECK(diff.differing == 1);
+      CHECK(diff.examples.find("only in A: (1, 4, 2500)") != std::string::npos);
+    } else if (diff.table == "history") {
+      CHECK(diff.differing == 1);
+      CHECK(diff.examples.find("only in B:") != std::string::npos);
+    } else {
+      CHECK(diff.identical());
+    }
+  }
+}
+
+TEST_CASE("a journaled run replayed on a fresh copy gives the same tables") {
+  ScratchDirs scratch;
+  auto ran = copy_of_loaded("journal-a");
+  auto replayed = copy_of_loaded("journal-c");
+  auto& db = tpcc_test::loaded_w1();
+  tpcc::Journal journal;
+  tpcc::RunOptions options;
+  options.terminals = 4;
+  options.max_transactions = 1500;
+  options.progress = false;
+  options.journal = &journal;
+  tpcc::RunResult result = tpcc::run_terminals(*ran, db.info, options);
+  INFO(result.error);
+  REQUIRE(result.error.empty());
+  CHECK(result.completed == 1500);
+  auto entries = journal.sorted();
+  CHECK(entries.size() > 1000);  // ~92% of the mix writes; rolled-back New-Orders are not journaled
+  for (size_t idx = 0; idx < entries.size(); ++idx) REQUIRE(entries[idx].seq == static_cast<int64_t>(idx + 1));
+  tpcc::write_journal(scratch.path, {1, db.info.seed, "sqlite"}, entries);
+  tpcc::JournalHeader header;
+  auto reread = tpcc::read_journal(scratch.path, &header);
+  REQUIRE(reread.size() == entries.size());
+
+  auto replay_conn = replayed->connect();
+  tpcc::replay_journal(*replay_conn, reread, false);
+  auto ran_conn = ran->connect();
+  for (const auto& diff : tpcc::compare_tables(*ran_conn, *replay_conn)) {
+    INFO(diff.table << "\n" << diff.examples);
+    CHECK(diff.identical());
+  }
+}
