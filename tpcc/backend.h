@@ -16,6 +16,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tpcc/value.h"
@@ -133,6 +134,12 @@ class Backend {
   // Process ids whose CPU time should be counted with ours (servers); none
   // for embedded engines.
   virtual std::vector<int> server_pids() { return {}; }
+  // Engine-specific measurements for the report, read after a run (e.g.
+  // solo's owner_utilization, state_bytes, rss_over_state). Name -> value.
+  virtual std::vector<std::pair<std::string, double>> metrics() { return {}; }
+  // Called once when the measured window starts, so that metrics() can report
+  // the window alone. Any thread.
+  virtual void begin_measurement() {}
 };
 
 struct BackendOptions {

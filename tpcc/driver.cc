@@ -295,6 +295,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
     if (!cpu_started && now >= shared.measure_start) {
       cpu_start = process_cpu_micros() + processes_cpu_micros(server_pids);
       cpu_started = true;
+      backend.begin_measurement();
     }
     if (now >= shared.measure_end) break;
     auto next_tick = last_tick + std::chrono::seconds(1);
@@ -343,6 +344,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
           ? 0
           : static_cast<double>(cpu_end - cpu_start) / static_cast<double>(result.completed);
   result.rss_bytes = resident_bytes();
+  result.engine_metrics = backend.metrics();
   return result;
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tpcc/backend.h"
 #include "tpcc/histogram.h"
@@ -63,6 +65,8 @@ struct RunResult {
   double cpu_us_per_txn = 0;
   int64_t rss_bytes = 0;
   std::string error;       // first non-retryable error; the run stopped early
+  // Backend::metrics() after the run (e.g. solo's owner_utilization).
+  std::vector<std::pair<std::string, double>> engine_metrics;
 };
 
 // Runs `options.terminals` terminals against `backend` for warmup + duration

@@ -50,6 +50,10 @@ void print_summary(const RunReport& report) {
   fmt::print("committed {}  tps {:.0f}  tpmC {:.0f}  cpu {:.1f} us/txn  rss {:.1f} MiB\n",
              result.committed, result.tps, result.tpmc, result.cpu_us_per_txn,
              static_cast<double>(result.rss_bytes) / (1024.0 * 1024.0));
+  for (const auto& [name, value] : result.engine_metrics) {
+    fmt::print("{} {:.4g}  ", name, value);
+  }
+  if (!result.engine_metrics.empty()) fmt::print("\n");
   if (!result.error.empty()) fmt::print("RUN STOPPED BY AN ERROR: {}\n", result.error);
   if (report.checks_ran) {
     size_t held = 0;
@@ -107,6 +111,7 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["cpu_us_per_txn"] = result.cpu_us_per_txn;
   doc["rss_bytes"] = result.rss_bytes;
   doc["error"] = result.error;
+  for (const auto& [name, value] : result.engine_metrics) doc[name] = value;
   json conditions = json::array();
   for (const auto& condition : report.conditions) {
     conditions.push_back({{"id", condition.id}, {"ok", condition.ok}, {"detail", condition.detail}});
