@@ -106,7 +106,7 @@ SqliteConnection::SqliteConnection(std::shared_ptr<SqliteShared> shared)
       int chunk = static_cast<int>(profile.chunk_size);
       sqlite3_file_control(db_, "main", SQLITE_FCNTL_CHUNK_SIZE, &chunk);
     }
-    if (profile.checkpoint_outside_gate) {
+    if (profile.checkpoint != "auto") {
       // Replaces SQLite's automatic checkpoint (which runs inside COMMIT);
       // maybe_checkpoint() does it after the writer gate is released.
       sqlite3_wal_hook(db_, &SqliteConnection::wal_hook, this);
@@ -330,14 +330,18 @@ std::string SqliteConnection::query_text(const std::string& sql) {
 
 void SqliteConnection::maybe_checkpoint() {
   const SqliteProfile& profile = shared_->profile;
-  if (!profile.checkpoint_outside_gate || profile.wal_autocheckpoint <= 0 ||
+  if (profile.checkpoint == "auto" || profile.wal_autocheckpoint <= 0 ||
       wal_frames_ < profile.wal_autocheckpoint) {
     return;
   }
   wal_frames_ = 0;
-  // PASSIVE never waits and never calls the busy handler; SQLITE_BUSY here
-  // only means another connection is checkpointing, which is as good.
-  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  // PASSIVE never waits. RESTART waits in the busy handler for the writer
+  // lock and for readers of old frames. SQLITE_BUSY from either only means
+  // another connection is checkpointing or the wait gave up; a later commit
+  // tries again.
+  const int mode =
+      profile.checkpoint == "restart" ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE;
+  sqlite3_wal_checkpoint_v2(db_, nullptr, mode, nullptr, nullptr);
 }
 
 int SqliteConnection::busy_handler(void* self, int count) {

@@ -7,7 +7,7 @@
 //   2. BEGIN IMMEDIATE (write) or BEGIN (read)        -- may wait in the busy handler
 //   3. body(txn)                                      -- statements via SqliteTxn::exec
 //   4. COMMIT if the body returned kCommit, else ROLLBACK
-//   5. [write, writer_gate] unlock; [checkpoint_outside_gate] PASSIVE checkpoint
+//   5. [write, writer_gate] unlock; [checkpoint passive/restart] checkpoint
 //      when the WAL has reached wal_autocheckpoint pages
 //   A retryable BackendError (SQLITE_BUSY/SQLITE_LOCKED) anywhere in 2-4 rolls
 //   back, releases the gate and goes to 1 again; any other exception rolls

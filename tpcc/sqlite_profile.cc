@@ -78,8 +78,11 @@ std::vector<SqliteProfile> make_profiles() {
                              "writers queue on an in-process mutex; checkpoint after it",
                              [](SqliteProfile& p) {
                                p.writer_gate = true;
-                               p.checkpoint_outside_gate = true;
+                               p.checkpoint = "passive";
                              }));
+  profiles.push_back(variant(ram, "ram-restart",
+                             "RESTART checkpoints: the WAL is rewritten, not grown",
+                             [](SqliteProfile& p) { p.checkpoint = "restart"; }));
   profiles.push_back(variant(ram, "ram-spin",
                              "busy handler yields 50 times, then sleeps 20..500 us",
                              [](SqliteProfile& p) {
@@ -104,7 +107,15 @@ std::vector<SqliteProfile> make_profiles() {
                              "writers queue on an in-process mutex; checkpoint after it",
                              [](SqliteProfile& p) {
                                p.writer_gate = true;
-                               p.checkpoint_outside_gate = true;
+                               p.checkpoint = "passive";
+                             }));
+  profiles.push_back(variant(disk, "disk-restart",
+                             "RESTART checkpoints: the WAL is rewritten, not grown",
+                             [](SqliteProfile& p) { p.checkpoint = "restart"; }));
+  profiles.push_back(variant(disk, "disk-gate-restart", "writer gate and RESTART checkpoints",
+                             [](SqliteProfile& p) {
+                               p.writer_gate = true;
+                               p.checkpoint = "restart";
                              }));
   profiles.push_back(variant(disk, "disk-chunk", "database file grows in 64 MiB chunks",
                              [](SqliteProfile& p) { p.chunk_size = int64_t{64} << 20; }));
@@ -188,8 +199,8 @@ std::string sqlite_profile_extras(const SqliteProfile& profile) {
   return fmt::format(
       "busy=yield {},sleep {}..{}us,give up {}ms writer_gate={} checkpoint={} chunk_size={}",
       profile.busy_yields, profile.busy_sleep_us, profile.busy_max_sleep_us,
-      profile.busy_give_up_ms, profile.writer_gate ? "on" : "off",
-      profile.checkpoint_outside_gate ? "after-gate" : "in-commit", profile.chunk_size);
+      profile.busy_give_up_ms, profile.writer_gate ? "on" : "off", profile.checkpoint,
+      profile.chunk_size);
 }
 
 }  // namespace tpcc

@@ -254,7 +254,7 @@ TEST_CASE("sqlite: busy from another process-level handle is retried with the wr
   TempDir dir;
   SqliteProfile profile = sqlite_profile("", Storage::kRam);
   profile.writer_gate = true;
-  profile.checkpoint_outside_gate = true;
+  profile.checkpoint = "passive";
   profile.busy_give_up_ms = 20;
   SqliteBackend backend(ram_options(dir), profile);
   auto connection = backend.connect();
@@ -281,7 +281,7 @@ TEST_CASE("sqlite: busy from another process-level handle is retried with the wr
 
 TEST_CASE("sqlite: concurrent writers on several connections all commit", "[sqlite]") {
   TempDir dir;
-  for (const char* profile : {"ram-off", "ram-gate"}) {
+  for (const char* profile : {"ram-off", "ram-gate", "ram-restart"}) {
     INFO(profile);
     BackendOptions options = ram_options(dir);
     options.sqlite_profile = profile;
