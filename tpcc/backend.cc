@@ -3,13 +3,15 @@
 
 #include <stdexcept>
 
+#include "tpcc/pg_backend.h"
 #include "tpcc/sqlite_backend.h"
 
 namespace tpcc {
 
 std::unique_ptr<Backend> make_backend(const BackendOptions& options) {
   if (options.engine == "sqlite") return std::make_unique<SqliteBackend>(options);
-  throw std::invalid_argument("unknown engine '" + options.engine + "' (known: sqlite)");
+  if (options.engine == "postgres") return std::make_unique<PgBackend>(options);
+  throw std::invalid_argument("unknown engine '" + options.engine + "' (known: sqlite, postgres)");
 }
 
 }  // namespace tpcc

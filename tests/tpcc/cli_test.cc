@@ -72,3 +72,27 @@ TEST_CASE("help") {
   CHECK(options->command == "help");
   CHECK(tpcc::usage_text().find("--warehouses") != std::string::npos);
 }
+
+TEST_CASE("postgres: --pg-url names a server; the terminals size a private cluster") {
+  std::string error;
+  auto options = parse_cli({"run", "--engine", "postgres", "--terminals", "16", "--pg-url",
+                            "postgresql://bob@db.example:5432/tpcc"},
+                           &error);
+  REQUIRE(options.has_value());
+  CHECK(options->backend.engine == "postgres");
+  CHECK(options->backend.pg_url == "postgresql://bob@db.example:5432/tpcc");
+  CHECK(options->backend.terminals == 16);
+
+  auto with_equals = parse_cli({"run", "--pg-url=host=/tmp dbname=tpcc"}, &error);
+  REQUIRE(with_equals.has_value());
+  CHECK(with_equals->backend.pg_url == "host=/tmp dbname=tpcc");
+
+  auto private_cluster = parse_cli({"run", "--engine", "postgres"}, &error);
+  REQUIRE(private_cluster.has_value());
+  CHECK(private_cluster->backend.pg_url.empty());
+  CHECK(private_cluster->backend.terminals == 4);
+
+  CHECK(error_of({"run", "--pg-url"}).find("--pg-url needs a value") != std::string::npos);
+  CHECK(error_of({"run", "--pg-url="}).find("--pg-url needs") != std::string::npos);
+  CHECK(tpcc::usage_text().find("--pg-url URL") != std::string::npos);
+}
