@@ -1,6 +1,6 @@
 // sql_slt_runner: runs sqllogictest files (see slt_file.h).
 //
-//   sql_slt_runner [--backend=sqlite|parse] [--verbose] FILE...
+//   sql_slt_runner [--backend=sqlite|parse|solo] [--verbose] FILE...
 //
 // --backend=sqlite runs them on an in-memory SQLite database (records marked
 // "skipif sqlite" are skipped); --backend=parse (the default until solo's
@@ -17,13 +17,14 @@
 #include <sstream>
 
 #include "parse_backend.h"
+#include "solo_backend.h"
 #include "slt_runner.h"
 #include "sqlite_backend.h"
 
 namespace {
 
 int Usage() {
-  std::cerr << "usage: sql_slt_runner [--backend=sqlite|parse] [--verbose] FILE...\n";
+  std::cerr << "usage: sql_slt_runner [--backend=sqlite|parse|solo] [--verbose] FILE...\n";
   return 2;
 }
 
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<Backend> backend;
   if (backend_name == "sqlite") {
     backend = std::make_unique<SqliteBackend>();
+  } else if (backend_name == "solo") {
+    backend = std::make_unique<SoloBackend>();
   } else if (backend_name == "parse") {
     backend = std::make_unique<ParseBackend>();
   } else {

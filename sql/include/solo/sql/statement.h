@@ -1,0 +1,126 @@
+// Prepared statements: SQL text parsed, bound against a catalog and planned
+// once, then executed many times with parameters. See sql/README.md,
+// "Executing SQL".
+//
+// Threads. A PreparedStatement is immutable once Prepare() has returned: any
+// number of threads may execute it at the same time (each call keeps its own
+// state). Reads (SELECT, EXPLAIN) run on any thread inside db.read() with the
+// ReadTxn, or on the owner inside db.write() with the WriteTxn; everything
+// else (INSERT, UPDATE, DELETE, DDL) runs only on the owner thread inside
+// db.write() with the WriteTxn.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solo/catalog.h"
+#include "solo/sql/error.h"
+#include "solo/sql/result.h"
+#include "solo/sql/value.h"
+#include "solo/txn.h"
+
+namespace solo::sql {
+
+struct Plan;
+
+// The rows of a statement, row-major, and the number of rows it changed.
+// Reusable: Execute() clears it but keeps its buffers' capacity.
+class ResultSet {
+ public:
+  size_t column_count() const { return names_.size(); }
+  size_t row_count() const { return column_count() == 0 ? 0 : values_.size() / column_count(); }
+  const std::vector<std::string>& column_names() const { return names_; }
+  // Preconditions: row < row_count(), column < column_count().
+  const Value& at(size_t row, size_t column) const { return values_[row * names_.size() + column]; }
+  // INSERT, UPDATE, DELETE: rows inserted, changed or deleted; SELECT: rows returned.
+  uint64_t affected_rows() const { return affected_; }
+  // "SELECT", "INSERT", ... or "BEGIN"/"COMMIT"/"ROLLBACK" (the command tag).
+  const std::string& tag() const { return tag_; }
+
+  void Clear();
+
+  // For the executor: appends one row's worth of values (already counted in
+  // column_count()).
+  std::vector<Value>& mutable_values() { return values_; }
+  std::vector<std::string>& mutable_names() { return names_; }
+  void set_affected(uint64_t affected) { affected_ = affected; }
+  void set_tag(std::string_view tag) { tag_.assign(tag); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<Value> values_;
+  uint64_t affected_ = 0;
+  std::string tag_;
+};
+
+// A success or a SqlError; OK costs no allocation.
+class SqlStatus {
+ public:
+  SqlStatus() = default;
+  SqlStatus(SqlError error) : error_(std::make_unique<SqlError>(std::move(error))) {}  // NOLINT
+  bool ok() const { return error_ == nullptr; }
+  // Precondition: !ok().
+  const SqlError& error() const { return *error_; }
+
+ private:
+  std::unique_ptr<SqlError> error_;
+};
+
+enum class StatementClass : uint8_t {
+  kRead,         // SELECT, EXPLAIN: any thread with a TxnView
+  kWrite,        // INSERT, UPDATE, DELETE: the owner, with a WriteTxn
+  kDdl,          // CREATE, DROP: the owner, with a WriteTxn
+  kTransaction,  // BEGIN, COMMIT, ROLLBACK: only a Session runs these
+};
+
+class PreparedStatement {
+ public:
+  // Parses `sql` (exactly one statement, `?` or `$n` parameters), binds its
+  // names against the catalog of `view` and plans it. Returns the SqlError
+  // of the first problem (syntax 42601, unknown table 42P01, column 42703,
+  // ...) with its position in `sql`. DDL is only parsed here and checked
+  // when executed. `view` is only read during the call: a ReadTxn inside
+  // db.read() (any thread) or the WriteTxn inside db.write() (owner).
+  static Result<PreparedStatement> Prepare(const TxnView& view, std::string_view sql);
+
+  PreparedStatement(const PreparedStatement&) = default;
+  PreparedStatement& operator=(const PreparedStatement&) = default;
+  PreparedStatement(PreparedStatement&&) noexcept = default;
+  PreparedStatement& operator=(PreparedStatement&&) noexcept = default;
+  ~PreparedStatement();
+
+  StatementClass statement_class() const;
+  bool read_only() const { return statement_class() == StatementClass::kRead; }
+  // The number of parameters Execute() expects (the highest $n or the count of ?).
+  uint32_t parameter_count() const;
+  const std::string& sql() const;
+  // Output column names (empty for statements without rows).
+  const std::vector<std::string>& column_names() const;
+
+  // Executes on the owner thread inside db.write(). Replaces *out's rows
+  // (out may be null to drop them) and sets its affected count. On error
+  // returns the SqlError (constraint violations 23505/23502, 22003, 22012,
+  // ...; 55000 if a table the plan uses no longer exists), and the statement
+  // may have made part of its changes: the caller must then undo the
+  // transaction (return an error from the write fn, or txn.rollback()).
+  // kTransaction statements are refused (a Session runs them).
+  SqlStatus Execute(WriteTxn& txn, std::span<const Value> params, ResultSet* out) const;
+
+  // Executes a kRead statement on the calling thread against `view` (a
+  // ReadTxn inside db.read(), or a WriteTxn on the owner). Refuses others
+  // with 25006-like kFeatureNotSupported. Any thread.
+  SqlStatus Execute(const TxnView& view, std::span<const Value> params, ResultSet* out) const;
+
+  // EXPLAIN's text for this statement: one line per plan node.
+  std::vector<std::string> Explain() const;
+
+ private:
+  explicit PreparedStatement(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+  std::shared_ptr<const Plan> plan_;
+};
+
+}  // namespace solo::sql

@@ -1,0 +1,1201 @@
+// The binder and planner: resolves names against the catalog, checks
+// grouping, and chooses access paths and the join order. See sql/README.md
+// "Binder and planner".
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "exec/ddl.h"
+#include "exec/plan.h"
+#include "solo/codec.h"
+#include "exec/value_ops.h"
+#include "solo/sql/ast_printer.h"
+
+namespace solo::sql {
+namespace {
+
+// One FROM item of a SELECT: a base table or a subquery, with its slots.
+struct FromItem {
+  std::string alias;
+  const TableInfo* table = nullptr;
+  std::vector<solo::ColumnDef> columns;
+  std::unique_ptr<SelectPlan> derived;
+  uint32_t slot_base = 0;
+  std::vector<bool> needed;
+  bool left_join = false;
+  std::vector<const Expr*> on;  // LEFT JOIN conditions
+};
+
+struct Scope {
+  std::vector<FromItem>* items = nullptr;
+  Scope* outer = nullptr;
+};
+
+// While binding the select list, HAVING and ORDER BY of a grouped query.
+struct AggContext {
+  SelectPlan* plan = nullptr;
+  std::vector<std::string> group_text;
+  std::vector<int> group_slot;  // a group key that is a plain column: its slot
+  bool inside_aggregate = false;
+};
+
+bool IsAggregateName(std::string_view name) {
+  return name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg";
+}
+
+bool ContainsAggregate(const Expr& expr);
+
+bool ContainsAggregateIn(const std::vector<ExprPtr>& exprs) {
+  for (const ExprPtr& expr : exprs) {
+    if (expr && ContainsAggregate(*expr)) return true;
+  }
+  return false;
+}
+
+// Aggregates of this query level (not inside subqueries).
+bool ContainsAggregate(const Expr& expr) {
+  switch (expr.kind) {
+    case ExprKind::kFunction: {
+      const auto& fn = expr.As<FunctionExpr>();
+      return IsAggregateName(fn.name) || ContainsAggregateIn(fn.args);
+    }
+    case ExprKind::kUnary: return ContainsAggregate(*expr.As<UnaryExpr>().operand);
+    case ExprKind::kBinary: {
+      const auto& bin = expr.As<BinaryExpr>();
+      return ContainsAggregate(*bin.left) || ContainsAggregate(*bin.right);
+    }
+    case ExprKind::kIsNull: return ContainsAggregate(*expr.As<IsNullExpr>().operand);
+    case ExprKind::kBetween: {
+      const auto& between = expr.As<BetweenExpr>();
+      return ContainsAggregate(*between.operand) || ContainsAggregate(*between.low) ||
+             ContainsAggregate(*between.high);
+    }
+    case ExprKind::kInList: {
+      const auto& in = expr.As<InListExpr>();
+      return ContainsAggregate(*in.operand) || ContainsAggregateIn(in.list);
+    }
+    case ExprKind::kInSubquery: return ContainsAggregate(*expr.As<InSubqueryExpr>().operand);
+    case ExprKind::kLike: {
+      const auto& like = expr.As<LikeExpr>();
+      return ContainsAggregate(*like.operand) || ContainsAggregate(*like.pattern);
+    }
+    case ExprKind::kCase: {
+      const auto& c = expr.As<CaseExpr>();
+      if (c.operand && ContainsAggregate(*c.operand)) return true;
+      if (c.else_result && ContainsAggregate(*c.else_result)) return true;
+      for (const auto& when : c.whens) {
+        if (ContainsAggregate(*when.condition) || ContainsAggregate(*when.result)) return true;
+      }
+      return false;
+    }
+    case ExprKind::kCast: return ContainsAggregate(*expr.As<CastExpr>().operand);
+    default: return false;
+  }
+}
+
+void SplitConjuncts(const Expr* expr, std::vector<const Expr*>* out) {
+  if (expr->kind == ExprKind::kBinary && expr->As<BinaryExpr>().op == BinaryOp::kAnd) {
+    SplitConjuncts(expr->As<BinaryExpr>().left.get(), out);
+    SplitConjuncts(expr->As<BinaryExpr>().right.get(), out);
+  } else {
+    out->push_back(expr);
+  }
+}
+
+BExprPtr MakeExpr(BKind kind, SourcePos pos) {
+  auto expr = std::make_unique<BExpr>();
+  expr->kind = kind;
+  expr->pos = pos;
+  return expr;
+}
+
+// The items (bitmask) whose depth-0 columns an expression reads; `complex`
+// when it holds a subquery (placed after every item).
+void ExprMask(const BExpr& expr, const std::vector<uint32_t>& slot_item, uint64_t* mask,
+              bool* complex) {
+  if (expr.kind == BKind::kColumn && expr.depth == 0) *mask |= uint64_t{1} << slot_item[expr.index];
+  if (expr.subquery) *complex = true;
+  for (const BExprPtr& arg : expr.args) ExprMask(*arg, slot_item, mask, complex);
+}
+
+BExprPtr CloneExpr(const BExpr& expr) {
+  auto out = std::make_unique<BExpr>();
+  out->kind = expr.kind;
+  out->pos = expr.pos;
+  out->constant = expr.constant;
+  out->index = expr.index;
+  out->depth = expr.depth;
+  out->binary = expr.binary;
+  out->function = expr.function;
+  out->negated = expr.negated;
+  out->has_operand = expr.has_operand;
+  out->has_else = expr.has_else;
+  out->cast_type = expr.cast_type;
+  for (const BExprPtr& arg : expr.args) out->args.push_back(CloneExpr(*arg));
+  return out;  // never called on expressions with subqueries
+}
+
+struct Conjunct {
+  BExprPtr expr;
+  uint64_t mask = 0;
+  bool complex = false;
+  std::string text;
+  int on_item = -1;  // a LEFT JOIN condition of this item
+  bool placed = false;
+};
+
+struct PathChoice {
+  TreeId tree = kInvalidTree;
+  std::string index_name;
+  std::vector<uint32_t> key_columns;
+  std::vector<int> equal;  // conjunct index per equal key column
+  int lower = -1, upper = -1;
+  bool order_ok = false;
+  bool reverse = false;
+  bool is_pk = true;
+  int score() const {
+    return static_cast<int>(equal.size()) * 16 + (lower >= 0 || upper >= 0 ? 8 : 0) +
+           (order_ok ? 4 : 0) + (is_pk ? 1 : 0);
+  }
+};
+
+class Binder {
+ public:
+  Binder(const TxnView& view, Plan* plan) : view_(view), catalog_(view.catalog()), plan_(plan) {}
+
+  void Bind(const Statement& statement);
+
+ private:
+  std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer);
+  void AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint32_t* slots,
+                   std::vector<const Expr*>* inner_conditions, Scope* outer);
+  const TableInfo* FindTable(const Identifier& name);
+  BExprPtr BindExpr(const Expr& expr, Scope* scope, AggContext* agg);
+  BExprPtr BindColumn(const ColumnRefExpr& ref, Scope* scope, AggContext* agg);
+  BExprPtr BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* agg);
+  void PlanLevels(SelectPlan* plan, std::vector<FromItem>* items, std::vector<Conjunct>* conjuncts,
+                  const std::vector<std::pair<int, bool>>& order_columns);
+  PathChoice ChoosePath(const FromItem& item, uint32_t item_idx, uint64_t bound,
+                        std::vector<Conjunct>& conjuncts, const std::vector<uint32_t>& slot_item,
+                        const std::vector<std::pair<int, bool>>* order_columns);
+  void BindInsert(const InsertStmt& insert);
+  void BindModify(const Statement& statement);
+  void BindDefaults(const TableInfo& table, InsertPlan* insert);
+  void UseTree(TreeId tree, const std::string& name) {
+    for (auto& used : plan_->trees) {
+      if (used.first == tree) return;
+    }
+    plan_->trees.emplace_back(tree, name);
+  }
+
+  const TxnView& view_;
+  const Catalog& catalog_;
+  Plan* plan_;
+};
+
+const TableInfo* Binder::FindTable(const Identifier& name) {
+  const TableInfo* table = catalog_.find_table(name.name);
+  if (table == nullptr) {
+    ThrowSql(SqlState::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name.name),
+             name.pos);
+  }
+  UseTree(table->id, table->schema.name);
+  return table;
+}
+
+void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint32_t* slots,
+                         std::vector<const Expr*>* inner_conditions, Scope* outer) {
+  switch (ref.kind) {
+    case TableRefKind::kTable: {
+      const auto& base = ref.As<BaseTableRef>();
+      FromItem item;
+      item.table = FindTable(base.name);
+      item.alias = base.alias.name.empty() ? base.name.name : base.alias.name;
+      item.columns = item.table->schema.columns;
+      for (const FromItem& other : *items) {
+        if (other.alias == item.alias) {
+          ThrowSql(SqlState::kDuplicateTable,
+                   fmt::format("table name \"{}\" specified more than once", item.alias),
+                   base.name.pos);
+        }
+      }
+      item.slot_base = *slots;
+      *slots += static_cast<uint32_t>(item.columns.size());
+      item.needed.assign(item.columns.size(), false);
+      items->push_back(std::move(item));
+      return;
+    }
+    case TableRefKind::kSubquery: {
+      const auto& sub = ref.As<SubqueryTableRef>();
+      FromItem item;
+      item.derived = BindSelect(*sub.subquery, outer);
+      item.alias = sub.alias.name;
+      for (size_t col = 0; col < item.derived->names.size(); ++col) {
+        solo::ColumnDef column;
+        column.name = item.derived->names[col];
+        item.columns.push_back(column);
+      }
+      item.slot_base = *slots;
+      *slots += static_cast<uint32_t>(item.columns.size());
+      item.needed.assign(item.columns.size(), true);
+      items->push_back(std::move(item));
+      return;
+    }
+    case TableRefKind::kJoin: {
+      const auto& join = ref.As<JoinTableRef>();
+      AddFromItem(*join.left, items, slots, inner_conditions, outer);
+      size_t first_right = items->size();
+      AddFromItem(*join.right, items, slots, inner_conditions, outer);
+      if (join.type == JoinType::kLeft) {
+        if (items->size() != first_right + 1) {
+          ThrowSql(SqlState::kFeatureNotSupported,
+                   "LEFT JOIN of a parenthesized join is not supported", join.right->pos);
+        }
+        items->back().left_join = true;
+        if (join.condition) SplitConjuncts(join.condition.get(), &items->back().on);
+      } else if (join.condition) {
+        SplitConjuncts(join.condition.get(), inner_conditions);
+      }
+      return;
+    }
+  }
+}
+
+BExprPtr Binder::BindColumn(const ColumnRefExpr& ref, Scope* scope, AggContext* agg) {
+  uint32_t depth = 0;
+  for (Scope* current = scope; current != nullptr; current = current->outer, ++depth) {
+    if (current->items == nullptr) continue;
+    int found_item = -1;
+    int found_column = -1;
+    bool table_seen = false;
+    for (size_t item_idx = 0; item_idx < current->items->size(); ++item_idx) {
+      FromItem& item = (*current->items)[item_idx];
+      if (!ref.table.empty() && ref.table != item.alias) continue;
+      table_seen = true;
+      for (size_t col = 0; col < item.columns.size(); ++col) {
+        if (item.columns[col].name != ref.column || IsHiddenColumn(item.columns[col])) continue;
+        if (found_item >= 0) {
+          ThrowSql(SqlState::kAmbiguousColumn,
+                   fmt::format("column reference \"{}\" is ambiguous", ref.column), ref.pos);
+        }
+        found_item = static_cast<int>(item_idx);
+        found_column = static_cast<int>(col);
+      }
+    }
+    if (found_item < 0) {
+      if (!ref.table.empty() && table_seen) {
+        ThrowSql(SqlState::kUndefinedColumn,
+                 fmt::format("column {}.{} does not exist", ref.table, ref.column), ref.pos);
+      }
+      continue;
+    }
+    FromItem& item = (*current->items)[found_item];
+    item.needed[found_column] = true;
+    auto expr = MakeExpr(BKind::kColumn, ref.pos);
+    expr->index = item.slot_base + found_column;
+    expr->depth = depth;
+    if (agg != nullptr && depth == 0 && !agg->inside_aggregate) {
+      for (size_t key = 0; key < agg->group_slot.size(); ++key) {
+        if (agg->group_slot[key] == static_cast<int>(expr->index)) {
+          expr->index = static_cast<uint32_t>(key);
+          return expr;
+        }
+      }
+      ThrowSql(SqlState::kGroupingError,
+               fmt::format("column \"{}.{}\" must appear in the GROUP BY clause or be used in an "
+                           "aggregate function",
+                           item.alias, ref.column),
+               ref.pos);
+    }
+    return expr;
+  }
+  if (!ref.table.empty()) {
+    bool any = false;
+    for (Scope* current = scope; current != nullptr; current = current->outer) {
+      if (current->items == nullptr) continue;
+      for (const FromItem& item : *current->items) any |= item.alias == ref.table;
+    }
+    if (!any) {
+      ThrowSql(SqlState::kUndefinedTable,
+               fmt::format("missing FROM-clause entry for table \"{}\"", ref.table), ref.pos);
+    }
+  }
+  ThrowSql(SqlState::kUndefinedColumn, fmt::format("column \"{}\" does not exist", ref.column),
+           ref.pos);
+}
+
+BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* agg) {
+  if (IsAggregateName(fn.name)) {
+    if (agg == nullptr) {
+      ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed here", fn.pos);
+    }
+    if (agg->inside_aggregate) {
+      ThrowSql(SqlState::kGroupingError, "aggregate function calls cannot be nested", fn.pos);
+    }
+    AggSpec spec;
+    spec.distinct = fn.distinct;
+    spec.text = ToSql(fn);
+    if (fn.star) {
+      if (fn.name != "count") {
+        ThrowSql(SqlState::kUndefinedFunction, fmt::format("function {}(*) does not exist", fn.name),
+                 fn.pos);
+      }
+      spec.fn = AggFn::kCountStar;
+    } else {
+      if (fn.args.size() != 1) {
+        ThrowSql(SqlState::kUndefinedFunction,
+                 fmt::format("function {} takes exactly one argument", fn.name), fn.pos);
+      }
+      spec.fn = fn.name == "count" ? AggFn::kCount
+                : fn.name == "sum" ? AggFn::kSum
+                : fn.name == "min" ? AggFn::kMin
+                : fn.name == "max" ? AggFn::kMax
+                                   : AggFn::kAvg;
+      agg->inside_aggregate = true;
+      spec.arg = BindExpr(*fn.args[0], scope, agg);
+      agg->inside_aggregate = false;
+    }
+    auto expr = MakeExpr(BKind::kColumn, fn.pos);
+    expr->index = static_cast<uint32_t>(agg->group_text.size() + agg->plan->aggs.size());
+    agg->plan->aggs.push_back(std::move(spec));
+    return expr;
+  }
+  struct FnInfo {
+    std::string_view name;
+    ScalarFn fn;
+    size_t min_args, max_args;
+  };
+  static const FnInfo kFunctions[] = {
+      {"coalesce", ScalarFn::kCoalesce, 1, 1000}, {"nullif", ScalarFn::kNullif, 2, 2},
+      {"substr", ScalarFn::kSubstr, 2, 3},        {"substring", ScalarFn::kSubstr, 2, 3},
+      {"length", ScalarFn::kLength, 1, 1},        {"char_length", ScalarFn::kLength, 1, 1},
+      {"upper", ScalarFn::kUpper, 1, 1},          {"lower", ScalarFn::kLower, 1, 1},
+      {"trim", ScalarFn::kTrim, 1, 1},            {"abs", ScalarFn::kAbs, 1, 1},
+  };
+  for (const FnInfo& info : kFunctions) {
+    if (info.name != fn.name) continue;
+    if (fn.star || fn.distinct || fn.args.size() < info.min_args || fn.args.size() > info.max_args) {
+      break;
+    }
+    auto expr = MakeExpr(BKind::kFunction, fn.pos);
+    expr->function = info.fn;
+    for (const ExprPtr& arg : fn.args) expr->args.push_back(BindExpr(*arg, scope, agg));
+    return expr;
+  }
+  ThrowSql(SqlState::kUndefinedFunction,
+           fmt::format("function {}({} argument{}) does not exist", fn.name, fn.args.size(),
+                       fn.args.size() == 1 ? "" : "s"),
+           fn.pos);
+}
+
+BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
+  if (agg != nullptr && !agg->inside_aggregate && expr.kind != ExprKind::kColumnRef &&
+      expr.kind != ExprKind::kLiteral && expr.kind != ExprKind::kParameter) {
+    std::string text = ToSql(expr);
+    for (size_t key = 0; key < agg->group_text.size(); ++key) {
+      if (agg->group_text[key] == text) {
+        auto ref = MakeExpr(BKind::kColumn, expr.pos);
+        ref->index = static_cast<uint32_t>(key);
+        return ref;
+      }
+    }
+  }
+  switch (expr.kind) {
+    case ExprKind::kLiteral: {
+      const auto& literal = expr.As<LiteralExpr>();
+      auto out = MakeExpr(BKind::kConst, expr.pos);
+      switch (literal.type) {
+        case LiteralExpr::Type::kNull: break;
+        case LiteralExpr::Type::kTrue: out->constant = Value::Bool(true); break;
+        case LiteralExpr::Type::kFalse: out->constant = Value::Bool(false); break;
+        case LiteralExpr::Type::kString: out->constant = Value::Text(literal.text); break;
+        default: out->constant = ParseNumber(literal.text, expr.pos); break;
+      }
+      return out;
+    }
+    case ExprKind::kParameter: {
+      auto out = MakeExpr(BKind::kParam, expr.pos);
+      out->index = expr.As<ParameterExpr>().number - 1;
+      return out;
+    }
+    case ExprKind::kColumnRef: return BindColumn(expr.As<ColumnRefExpr>(), scope, agg);
+    case ExprKind::kUnary: {
+      const auto& unary = expr.As<UnaryExpr>();
+      BExprPtr operand = BindExpr(*unary.operand, scope, agg);
+      if (unary.op == UnaryOp::kPlus) return operand;
+      if (unary.op == UnaryOp::kNegate && operand->kind == BKind::kConst &&
+          IsNumeric(operand->constant)) {
+        Value negated;
+        Negate(operand->constant, &negated, expr.pos);
+        operand->constant = negated;
+        operand->pos = expr.pos;
+        return operand;
+      }
+      auto out = MakeExpr(unary.op == UnaryOp::kNot ? BKind::kNot : BKind::kNegate, expr.pos);
+      out->args.push_back(std::move(operand));
+      return out;
+    }
+    case ExprKind::kBinary: {
+      const auto& bin = expr.As<BinaryExpr>();
+      BKind kind;
+      switch (bin.op) {
+        case BinaryOp::kAnd: kind = BKind::kAnd; break;
+        case BinaryOp::kOr: kind = BKind::kOr; break;
+        case BinaryOp::kConcat: kind = BKind::kConcat; break;
+        case BinaryOp::kAdd:
+        case BinaryOp::kSub:
+        case BinaryOp::kMul:
+        case BinaryOp::kDiv:
+        case BinaryOp::kMod: kind = BKind::kArith; break;
+        default: kind = BKind::kCompare; break;
+      }
+      auto out = MakeExpr(kind, expr.pos);
+      out->binary = bin.op == BinaryOp::kNe ? BinaryOp::kNe : bin.op;
+      out->args.push_back(BindExpr(*bin.left, scope, agg));
+      out->args.push_back(BindExpr(*bin.right, scope, agg));
+      return out;
+    }
+    case ExprKind::kIsNull: {
+      const auto& is_null = expr.As<IsNullExpr>();
+      auto out = MakeExpr(BKind::kIsNull, expr.pos);
+      out->negated = is_null.negated;
+      out->args.push_back(BindExpr(*is_null.operand, scope, agg));
+      return out;
+    }
+    case ExprKind::kBetween: {
+      const auto& between = expr.As<BetweenExpr>();
+      auto low = MakeExpr(BKind::kCompare, expr.pos);
+      low->binary = BinaryOp::kGe;
+      low->args.push_back(BindExpr(*between.operand, scope, agg));
+      low->args.push_back(BindExpr(*between.low, scope, agg));
+      auto high = MakeExpr(BKind::kCompare, expr.pos);
+      high->binary = BinaryOp::kLe;
+      high->args.push_back(BindExpr(*between.operand, scope, agg));
+      high->args.push_back(BindExpr(*between.high, scope, agg));
+      auto both = MakeExpr(BKind::kAnd, expr.pos);
+      both->args.push_back(std::move(low));
+      both->args.push_back(std::move(high));
+      if (!between.negated) return both;
+      auto out = MakeExpr(BKind::kNot, expr.pos);
+      out->args.push_back(std::move(both));
+      return out;
+    }
+    case ExprKind::kInList: {
+      const auto& in = expr.As<InListExpr>();
+      auto out = MakeExpr(BKind::kInList, expr.pos);
+      out->negated = in.negated;
+      out->args.push_back(BindExpr(*in.operand, scope, agg));
+      for (const ExprPtr& item : in.list) out->args.push_back(BindExpr(*item, scope, agg));
+      return out;
+    }
+    case ExprKind::kInSubquery:
+    case ExprKind::kExists:
+    case ExprKind::kSubquery: {
+      const SelectStmt* sub = expr.kind == ExprKind::kInSubquery
+                                  ? expr.As<InSubqueryExpr>().subquery.get()
+                              : expr.kind == ExprKind::kExists ? expr.As<ExistsExpr>().subquery.get()
+                                                               : expr.As<SubqueryExpr>().subquery.get();
+      BKind kind = expr.kind == ExprKind::kInSubquery ? BKind::kInSubquery
+                   : expr.kind == ExprKind::kExists   ? BKind::kExists
+                                                      : BKind::kSubquery;
+      auto out = MakeExpr(kind, expr.pos);
+      if (kind == BKind::kInSubquery) {
+        out->negated = expr.As<InSubqueryExpr>().negated;
+        out->args.push_back(BindExpr(*expr.As<InSubqueryExpr>().operand, scope, agg));
+      }
+      out->subquery = BindSelect(*sub, scope);
+      if (kind != BKind::kExists && out->subquery->outputs.size() != 1) {
+        ThrowSql(SqlState::kSyntaxError, "subquery must return only one column", sub->pos);
+      }
+      return out;
+    }
+    case ExprKind::kLike: {
+      const auto& like = expr.As<LikeExpr>();
+      auto out = MakeExpr(BKind::kLike, expr.pos);
+      out->negated = like.negated;
+      out->args.push_back(BindExpr(*like.operand, scope, agg));
+      out->args.push_back(BindExpr(*like.pattern, scope, agg));
+      if (like.escape) out->args.push_back(BindExpr(*like.escape, scope, agg));
+      return out;
+    }
+    case ExprKind::kCase: {
+      const auto& c = expr.As<CaseExpr>();
+      auto out = MakeExpr(BKind::kCase, expr.pos);
+      if (c.operand) {
+        out->has_operand = true;
+        out->args.push_back(BindExpr(*c.operand, scope, agg));
+      }
+      for (const auto& when : c.whens) {
+        out->args.push_back(BindExpr(*when.condition, scope, agg));
+        out->args.push_back(BindExpr(*when.result, scope, agg));
+      }
+      if (c.else_result) {
+        out->has_else = true;
+        out->args.push_back(BindExpr(*c.else_result, scope, agg));
+      }
+      return out;
+    }
+    case ExprKind::kCast: {
+      const auto& cast = expr.As<CastExpr>();
+      auto out = MakeExpr(BKind::kCast, expr.pos);
+      out->cast_type = ColumnForType(cast.type);
+      out->args.push_back(BindExpr(*cast.operand, scope, agg));
+      return out;
+    }
+    case ExprKind::kFunction: return BindFunction(expr.As<FunctionExpr>(), scope, agg);
+  }
+  ThrowSql(SqlState::kInternalError, "unknown expression", expr.pos);
+}
+
+// --- access paths ----------------------------------------------------------------
+
+// If conjunct is `column op value` (either way round) with column a depth-0
+// column of the item and value computable before the item, returns the
+// column (table position), the operator as seen from the column, and the
+// value expression.
+bool MatchKeyConjunct(const BExpr& conjunct, const FromItem& item, uint64_t item_bit,
+                      uint64_t bound, const std::vector<uint32_t>& slot_item, uint32_t* column,
+                      BinaryOp* op, const BExpr** value) {
+  if (conjunct.kind != BKind::kCompare || conjunct.binary == BinaryOp::kNe) return false;
+  for (int side = 0; side < 2; ++side) {
+    const BExpr& col = *conjunct.args[side];
+    const BExpr& other = *conjunct.args[1 - side];
+    if (col.kind != BKind::kColumn || col.depth != 0) continue;
+    if (col.index < item.slot_base || col.index >= item.slot_base + item.columns.size()) continue;
+    uint64_t mask = 0;
+    bool complex = false;
+    ExprMask(other, slot_item, &mask, &complex);
+    if (complex || (mask & item_bit) != 0 || (mask & ~bound) != 0) continue;
+    *column = col.index - item.slot_base;
+    *value = &other;
+    BinaryOp oper = conjunct.binary;
+    if (side == 1) {  // value op column: mirror
+      oper = oper == BinaryOp::kLt   ? BinaryOp::kGt
+             : oper == BinaryOp::kLe ? BinaryOp::kGe
+             : oper == BinaryOp::kGt ? BinaryOp::kLt
+             : oper == BinaryOp::kGe ? BinaryOp::kLe
+                                     : oper;
+    }
+    *op = oper;
+    return true;
+  }
+  return false;
+}
+
+PathChoice Binder::ChoosePath(const FromItem& item, uint32_t item_idx, uint64_t bound,
+                              std::vector<Conjunct>& conjuncts,
+                              const std::vector<uint32_t>& slot_item,
+                              const std::vector<std::pair<int, bool>>* order_columns) {
+  std::vector<PathChoice> candidates;
+  PathChoice pk;
+  pk.tree = item.table->id;
+  pk.key_columns = item.table->schema.primary_key;
+  candidates.push_back(pk);
+  for (IndexId index_id : item.table->indexes) {
+    const IndexInfo* index = catalog_.index(index_id);
+    if (index == nullptr) continue;
+    PathChoice choice;
+    choice.tree = index_id;
+    choice.index_name = index->schema.name;
+    choice.is_pk = false;
+    choice.key_columns = index->schema.columns;
+    for (uint32_t col : item.table->schema.primary_key) choice.key_columns.push_back(col);
+    candidates.push_back(choice);
+  }
+  uint64_t item_bit = uint64_t{1} << item_idx;
+  for (PathChoice& choice : candidates) {
+    for (uint32_t key_col : choice.key_columns) {
+      int found = -1;
+      for (size_t c = 0; c < conjuncts.size(); ++c) {
+        if (conjuncts[c].on_item >= 0 && conjuncts[c].on_item != static_cast<int>(item_idx)) continue;
+        uint32_t column;
+        BinaryOp op;
+        const BExpr* value;
+        if (MatchKeyConjunct(*conjuncts[c].expr, item, item_bit, bound, slot_item, &column, &op,
+                             &value) &&
+            column == key_col && op == BinaryOp::kEq) {
+          found = static_cast<int>(c);
+          break;
+        }
+      }
+      if (found < 0) break;
+      choice.equal.push_back(found);
+    }
+    if (choice.equal.size() < choice.key_columns.size()) {
+      uint32_t range_col = choice.key_columns[choice.equal.size()];
+      for (size_t c = 0; c < conjuncts.size(); ++c) {
+        if (conjuncts[c].on_item >= 0 && conjuncts[c].on_item != static_cast<int>(item_idx)) continue;
+        uint32_t column;
+        BinaryOp op;
+        const BExpr* value;
+        if (!MatchKeyConjunct(*conjuncts[c].expr, item, item_bit, bound, slot_item, &column, &op,
+                              &value) ||
+            column != range_col) {
+          continue;
+        }
+        if ((op == BinaryOp::kGt || op == BinaryOp::kGe) && choice.lower < 0) {
+          choice.lower = static_cast<int>(c);
+        } else if ((op == BinaryOp::kLt || op == BinaryOp::kLe) && choice.upper < 0) {
+          choice.upper = static_cast<int>(c);
+        }
+      }
+    }
+    // ORDER BY satisfied by the key order (after the equal columns)?
+    if (order_columns != nullptr && !order_columns->empty()) {
+      size_t key_pos = choice.equal.size();
+      bool ok = true;
+      bool descending = (*order_columns)[0].second;
+      for (const auto& [slot, desc] : *order_columns) {
+        if (slot < static_cast<int>(item.slot_base) ||
+            slot >= static_cast<int>(item.slot_base + item.columns.size())) {
+          ok = false;
+          break;
+        }
+        uint32_t column = static_cast<uint32_t>(slot) - item.slot_base;
+        bool fixed = false;
+        for (size_t eq = 0; eq < choice.equal.size(); ++eq) fixed |= choice.key_columns[eq] == column;
+        if (fixed) continue;
+        if (key_pos >= choice.key_columns.size()) break;  // the key is unique: later keys are ties
+        if (choice.key_columns[key_pos] != column || desc != descending ||
+            !item.table->schema.columns[column].not_null) {
+          ok = false;
+          break;
+        }
+        ++key_pos;
+      }
+      choice.order_ok = ok;
+      choice.reverse = ok && descending;
+    }
+  }
+  PathChoice* best = &candidates[0];
+  for (PathChoice& choice : candidates) {
+    if (choice.score() > best->score()) best = &choice;
+  }
+  return *best;
+}
+
+void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
+                        std::vector<Conjunct>* conjuncts,
+                        const std::vector<std::pair<int, bool>>& order_columns) {
+  std::vector<uint32_t> slot_item(plan->slot_count);
+  for (uint32_t item_idx = 0; item_idx < items->size(); ++item_idx) {
+    const FromItem& item = (*items)[item_idx];
+    for (uint32_t col = 0; col < item.columns.size(); ++col) slot_item[item.slot_base + col] = item_idx;
+  }
+  for (Conjunct& conjunct : *conjuncts) {
+    ExprMask(*conjunct.expr, slot_item, &conjunct.mask, &conjunct.complex);
+  }
+  bool keep_order = false;
+  for (const FromItem& item : *items) keep_order |= item.left_join || item.derived != nullptr;
+
+  uint64_t bound = 0;
+  std::vector<bool> used(items->size(), false);
+  std::vector<int> level_of_item(items->size(), 0);
+  for (size_t level_idx = 0; level_idx < items->size(); ++level_idx) {
+    int best_item = -1;
+    PathChoice best_path;
+    int best_score = -1;
+    for (uint32_t item_idx = 0; item_idx < items->size(); ++item_idx) {
+      if (used[item_idx]) continue;
+      const FromItem& item = (*items)[item_idx];
+      PathChoice path;
+      if (item.table != nullptr) {
+        path = ChoosePath(item, item_idx, bound, *conjuncts, slot_item,
+                          level_idx == 0 && !plan->aggregate ? &order_columns : nullptr);
+      }
+      int score = item.table != nullptr ? path.score() : 0;
+      if (score > best_score) {
+        best_score = score;
+        best_item = static_cast<int>(item_idx);
+        best_path = path;
+      }
+      if (keep_order) break;
+    }
+    used[best_item] = true;
+    level_of_item[best_item] = static_cast<int>(level_idx);
+    FromItem& item = (*items)[best_item];
+    uint64_t item_bit = uint64_t{1} << best_item;
+    ScanLevel level;
+    level.item = static_cast<uint32_t>(best_item);
+    level.name = item.alias;
+    level.slot_base = item.slot_base;
+    level.columns = static_cast<uint32_t>(item.columns.size());
+    level.left_join = item.left_join;
+    if (item.table != nullptr) {
+      level.table = item.table->id;
+      level.schema = item.table->schema;
+      level.tree = best_path.tree;
+      level.index_name = best_path.index_name;
+      if (!best_path.index_name.empty()) UseTree(best_path.tree, best_path.index_name);
+      level.key_columns = best_path.key_columns;
+      level.reverse = best_path.reverse;
+      auto make_bound = [&](int conjunct_idx, KeyBound* key) {
+        if (conjunct_idx < 0) return;
+        const Conjunct& conjunct = (*conjuncts)[conjunct_idx];
+        uint32_t column;
+        BinaryOp op;
+        const BExpr* value;
+        MatchKeyConjunct(*conjunct.expr, item, item_bit, bound, slot_item, &column, &op, &value);
+        key->value = CloneExpr(*value);
+        key->inclusive = op == BinaryOp::kGe || op == BinaryOp::kLe || op == BinaryOp::kEq;
+        key->text = conjunct.text;
+      };
+      for (int conjunct_idx : best_path.equal) {
+        KeyBound key;
+        make_bound(conjunct_idx, &key);
+        level.equal.push_back(std::move(key));
+      }
+      make_bound(best_path.lower, &level.lower);
+      make_bound(best_path.upper, &level.upper);
+      if (best_path.order_ok && level_idx == 0) plan->need_sort = false;
+    } else {
+      level.derived = std::move(item.derived);
+    }
+    for (uint32_t col = 0; col < item.columns.size(); ++col) {
+      if (item.needed[col]) level.needed.push_back(col);
+    }
+    bound |= item_bit;
+    plan->levels.push_back(std::move(level));
+  }
+  // Place each filter at the first level where everything it reads is loaded.
+  for (Conjunct& conjunct : *conjuncts) {
+    if (conjunct.on_item >= 0) {
+      ScanLevel& level = plan->levels[level_of_item[conjunct.on_item]];
+      level.on.push_back(std::move(conjunct.expr));
+      level.filter_text.push_back("on " + conjunct.text);
+      continue;
+    }
+    if (conjunct.mask == 0 && !conjunct.complex) {
+      plan->constant_filters.push_back(std::move(conjunct.expr));
+      continue;
+    }
+    int level_idx = 0;
+    if (conjunct.complex || plan->levels.empty()) {
+      level_idx = static_cast<int>(plan->levels.size()) - 1;
+    } else {
+      for (uint32_t item_idx = 0; item_idx < items->size(); ++item_idx) {
+        if (conjunct.mask & (uint64_t{1} << item_idx)) {
+          level_idx = std::max(level_idx, level_of_item[item_idx]);
+        }
+      }
+    }
+    if (level_idx < 0) {
+      plan->constant_filters.push_back(std::move(conjunct.expr));
+      continue;
+    }
+    ScanLevel& level = plan->levels[level_idx];
+    level.where.push_back(std::move(conjunct.expr));
+    level.filter_text.push_back(conjunct.text);
+  }
+}
+
+std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer) {
+  auto plan = std::make_unique<SelectPlan>();
+  std::vector<FromItem> items;
+  std::vector<const Expr*> where_parts;
+  uint32_t slots = 0;
+  for (const TableRefPtr& ref : select.from) AddFromItem(*ref, &items, &slots, &where_parts, outer);
+  if (items.size() > 64) {
+    ThrowSql(SqlState::kProgramLimitExceeded, "at most 64 tables in one FROM", select.pos);
+  }
+  plan->slot_count = slots;
+  Scope scope{&items, outer};
+  if (select.where) SplitConjuncts(select.where.get(), &where_parts);
+
+  std::vector<Conjunct> conjuncts;
+  for (const Expr* part : where_parts) {
+    if (ContainsAggregate(*part)) {
+      ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in WHERE", part->pos);
+    }
+    Conjunct conjunct;
+    conjunct.expr = BindExpr(*part, &scope, nullptr);
+    conjunct.text = ToSql(*part);
+    conjuncts.push_back(std::move(conjunct));
+  }
+  for (uint32_t item_idx = 0; item_idx < items.size(); ++item_idx) {
+    for (const Expr* part : items[item_idx].on) {
+      Conjunct conjunct;
+      conjunct.expr = BindExpr(*part, &scope, nullptr);
+      conjunct.text = ToSql(*part);
+      conjunct.on_item = static_cast<int>(item_idx);
+      conjuncts.push_back(std::move(conjunct));
+    }
+  }
+
+  // The select list, with * expanded.
+  struct OutputItem {
+    const Expr* expr = nullptr;
+    int item = -1, column = -1;  // an expanded * column
+    std::string name;
+  };
+  std::vector<OutputItem> outputs;
+  for (const SelectItem& select_item : select.items) {
+    if (select_item.is_star()) {
+      bool any = false;
+      for (size_t item_idx = 0; item_idx < items.size(); ++item_idx) {
+        if (!select_item.star_table.empty() && items[item_idx].alias != select_item.star_table) continue;
+        any = true;
+        for (size_t col = 0; col < items[item_idx].columns.size(); ++col) {
+          if (IsHiddenColumn(items[item_idx].columns[col])) continue;
+          outputs.push_back({nullptr, static_cast<int>(item_idx), static_cast<int>(col),
+                             items[item_idx].columns[col].name});
+        }
+      }
+      if (!any) {
+        if (select_item.star_table.empty()) {
+          ThrowSql(SqlState::kSyntaxError, "SELECT * with no tables specified is not valid",
+                   select_item.pos);
+        }
+        ThrowSql(SqlState::kUndefinedTable,
+                 fmt::format("missing FROM-clause entry for table \"{}\"", select_item.star_table),
+                 select_item.pos);
+      }
+      continue;
+    }
+    OutputItem output;
+    output.expr = select_item.expr.get();
+    if (!select_item.alias.name.empty()) {
+      output.name = select_item.alias.name;
+    } else if (output.expr->kind == ExprKind::kColumnRef) {
+      output.name = output.expr->As<ColumnRefExpr>().column;
+    } else if (output.expr->kind == ExprKind::kFunction) {
+      output.name = output.expr->As<FunctionExpr>().name;
+    } else {
+      output.name = "?column?";
+    }
+    outputs.push_back(output);
+  }
+
+  // ORDER BY items that name an output (by position or alias).
+  std::vector<int> order_output(select.order_by.size(), -1);
+  for (size_t order_idx = 0; order_idx < select.order_by.size(); ++order_idx) {
+    const Expr& expr = *select.order_by[order_idx].expr;
+    if (expr.kind == ExprKind::kLiteral && expr.As<LiteralExpr>().type == LiteralExpr::Type::kInteger) {
+      int64_t position = std::atoll(expr.As<LiteralExpr>().text.c_str());
+      if (position < 1 || position > static_cast<int64_t>(outputs.size())) {
+        ThrowSql(SqlState::kSyntaxError,
+                 fmt::format("ORDER BY position {} is not in select list", position), expr.pos);
+      }
+      order_output[order_idx] = static_cast<int>(position - 1);
+    } else if (expr.kind == ExprKind::kColumnRef && expr.As<ColumnRefExpr>().table.empty()) {
+      for (size_t out_idx = 0; out_idx < outputs.size(); ++out_idx) {
+        if (outputs[out_idx].expr != nullptr && outputs[out_idx].name == expr.As<ColumnRefExpr>().column &&
+            select.items.size() > 0) {
+          // An output alias; a plain column of the same name is the same thing.
+          order_output[order_idx] = static_cast<int>(out_idx);
+          break;
+        }
+      }
+    }
+  }
+
+  plan->aggregate = !select.group_by.empty() || select.having != nullptr;
+  for (const OutputItem& output : outputs) {
+    if (output.expr != nullptr && ContainsAggregate(*output.expr)) plan->aggregate = true;
+  }
+  for (const OrderItem& order : select.order_by) {
+    if (ContainsAggregate(*order.expr)) plan->aggregate = true;
+  }
+
+  AggContext agg_context;
+  AggContext* agg = nullptr;
+  if (plan->aggregate) {
+    agg_context.plan = plan.get();
+    agg = &agg_context;
+    for (const ExprPtr& group : select.group_by) {
+      const Expr* expr = group.get();
+      if (expr->kind == ExprKind::kLiteral &&
+          expr->As<LiteralExpr>().type == LiteralExpr::Type::kInteger) {
+        int64_t position = std::atoll(expr->As<LiteralExpr>().text.c_str());
+        if (position < 1 || position > static_cast<int64_t>(outputs.size()) ||
+            outputs[position - 1].expr == nullptr) {
+          ThrowSql(SqlState::kSyntaxError,
+                   fmt::format("GROUP BY position {} is not in select list", position), expr->pos);
+        }
+        expr = outputs[position - 1].expr;
+      } else if (expr->kind == ExprKind::kColumnRef && expr->As<ColumnRefExpr>().table.empty()) {
+        // An output alias that is not an input column.
+        bool input_column = false;
+        for (const FromItem& item : items) {
+          for (const solo::ColumnDef& column : item.columns) {
+            input_column |= column.name == expr->As<ColumnRefExpr>().column;
+          }
+        }
+        if (!input_column) {
+          for (const OutputItem& output : outputs) {
+            if (output.expr != nullptr && output.name == expr->As<ColumnRefExpr>().column) {
+              expr = output.expr;
+              break;
+            }
+          }
+        }
+      }
+      if (ContainsAggregate(*expr)) {
+        ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in GROUP BY",
+                 expr->pos);
+      }
+      BExprPtr key = BindExpr(*expr, &scope, nullptr);
+      agg_context.group_slot.push_back(key->kind == BKind::kColumn && key->depth == 0
+                                           ? static_cast<int>(key->index)
+                                           : -1);
+      agg_context.group_text.push_back(ToSql(*expr));
+      plan->group_text.push_back(agg_context.group_text.back());
+      plan->group_keys.push_back(std::move(key));
+    }
+  }
+  for (const OutputItem& output : outputs) {
+    if (output.expr == nullptr) {
+      ColumnRefExpr ref(select.pos);
+      ref.table = items[output.item].alias;
+      ref.column = output.name;
+      // Bind through the scope so that grouping rules apply to * as well.
+      BExprPtr expr;
+      if (agg == nullptr) {
+        items[output.item].needed[output.column] = true;
+        expr = MakeExpr(BKind::kColumn, select.pos);
+        expr->index = items[output.item].slot_base + output.column;
+      } else {
+        expr = BindColumn(ref, &scope, agg);
+      }
+      plan->outputs.push_back(std::move(expr));
+    } else {
+      plan->outputs.push_back(BindExpr(*output.expr, &scope, agg));
+    }
+    plan->names.push_back(output.name);
+  }
+  if (select.having) plan->having = BindExpr(*select.having, &scope, agg);
+  plan->distinct = select.distinct;
+
+  // ORDER BY.
+  std::vector<std::pair<int, bool>> order_columns;  // input slot, descending
+  bool order_by_columns = true;
+  for (size_t order_idx = 0; order_idx < select.order_by.size(); ++order_idx) {
+    SelectPlan::SortKey key;
+    key.descending = select.order_by[order_idx].descending;
+    key.text = ToSql(*select.order_by[order_idx].expr);
+    key.output_index = order_output[order_idx];
+    if (key.output_index < 0) key.expr = BindExpr(*select.order_by[order_idx].expr, &scope, agg);
+    const BExpr* bound_expr = key.output_index >= 0 ? plan->outputs[key.output_index].get() : key.expr.get();
+    if (bound_expr->kind == BKind::kColumn && bound_expr->depth == 0) {
+      order_columns.emplace_back(static_cast<int>(bound_expr->index), key.descending);
+    } else {
+      order_by_columns = false;
+    }
+    plan->order.push_back(std::move(key));
+  }
+  plan->need_sort = !plan->order.empty();
+  if (!order_by_columns || plan->distinct) order_columns.clear();
+  if (select.limit) plan->limit = BindExpr(*select.limit, &scope, nullptr);
+  if (select.offset) plan->offset = BindExpr(*select.offset, &scope, nullptr);
+
+  PlanLevels(plan.get(), &items, &conjuncts,
+             plan->need_sort && !order_columns.empty() ? order_columns
+                                                       : std::vector<std::pair<int, bool>>{});
+  if (plan->aggregate || plan->distinct) {
+    plan->need_sort = !plan->order.empty();
+  }
+  return plan;
+}
+
+// --- INSERT, UPDATE, DELETE -----------------------------------------------------------
+
+void Binder::BindInsert(const InsertStmt& insert) {
+  auto out = std::make_unique<InsertPlan>();
+  const TableInfo* table = FindTable(insert.table);
+  out->table = table->id;
+  out->schema = table->schema;
+  const auto& columns = table->schema.columns;
+  out->source_of_column.assign(columns.size(), -1);
+  out->defaults.resize(columns.size());
+  std::vector<uint32_t> targets;
+  if (insert.columns.empty()) {
+    for (uint32_t col = 0; col < columns.size(); ++col) {
+      if (!IsHiddenColumn(columns[col])) targets.push_back(col);
+    }
+  } else {
+    for (const Identifier& name : insert.columns) {
+      int found = -1;
+      for (uint32_t col = 0; col < columns.size(); ++col) {
+        if (columns[col].name == name.name && !IsHiddenColumn(columns[col])) found = static_cast<int>(col);
+      }
+      if (found < 0) {
+        ThrowSql(SqlState::kUndefinedColumn,
+                 fmt::format("column \"{}\" of relation \"{}\" does not exist", name.name,
+                             table->schema.name),
+                 name.pos);
+      }
+      if (out->source_of_column[found] >= 0) {
+        ThrowSql(SqlState::kDuplicateColumn,
+                 fmt::format("column \"{}\" specified more than once", name.name), name.pos);
+      }
+      out->source_of_column[found] = static_cast<int>(targets.size());
+      targets.push_back(static_cast<uint32_t>(found));
+    }
+  }
+  for (uint32_t col = 0; col < columns.size(); ++col) {
+    if (IsHiddenColumn(columns[col])) out->rowid_column = static_cast<int>(col);
+  }
+  size_t value_count = insert.select ? 0 : insert.rows.front().size();
+  Scope empty_scope;
+  BindDefaults(*table, out.get());
+  if (insert.select) {
+    out->select = BindSelect(*insert.select, &empty_scope);
+    value_count = out->select->outputs.size();
+  }
+  if (value_count > targets.size()) {
+    ThrowSql(SqlState::kSyntaxError, "INSERT has more expressions than target columns",
+             insert.pos);
+  }
+  if (insert.columns.empty()) {
+    for (size_t value_idx = 0; value_idx < value_count; ++value_idx) {
+      out->source_of_column[targets[value_idx]] = static_cast<int>(value_idx);
+    }
+  } else if (value_count < targets.size()) {
+    ThrowSql(SqlState::kSyntaxError, "INSERT has more target columns than expressions", insert.pos);
+  }
+  for (const auto& row : insert.rows) {
+    std::vector<BExprPtr> bound_row;
+    for (const ExprPtr& value : row) {
+      if (ContainsAggregate(*value)) {
+        ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in VALUES",
+                 value->pos);
+      }
+      bound_row.push_back(BindExpr(*value, &empty_scope, nullptr));
+    }
+    out->rows.push_back(std::move(bound_row));
+  }
+  plan_->insert = std::move(out);
+}
+
+void Binder::BindDefaults(const TableInfo& table, InsertPlan* insert) {
+  const TableInfo* meta = catalog_.find_table(kDefaultsTable);
+  if (meta == nullptr) return;
+  std::string prefix;
+  std::vector<solo::Value> key = {solo::Value::String(table.schema.name)};
+  std::vector<uint32_t> key_columns = {0};
+  if (!append_key(meta->schema, key_columns, key, &prefix).ok()) return;
+  solo::Result<Cursor> cursor = view_.scan(meta->id, KeyRange::Prefix(prefix));
+  if (!cursor.ok()) return;
+  UseTree(meta->id, meta->schema.name);
+  Scope empty_scope;
+  for (; cursor->valid(); cursor->next()) {
+    Row row;
+    if (!decode_row(meta->schema, cursor->value(), &row).ok()) continue;
+    size_t col = static_cast<size_t>(row[1].as_int());
+    std::string sql = "SELECT " + row[2].as_string();
+    Result<ParsedStatement> parsed = ParseStatement(sql);
+    if (!parsed.ok() || col >= insert->defaults.size()) continue;
+    const auto& select = parsed->statement->As<SelectStmt>();
+    insert->defaults[col] = BindExpr(*select.items[0].expr, &empty_scope, nullptr);
+  }
+}
+
+void Binder::BindModify(const Statement& statement) {
+  bool is_update = statement.kind == StatementKind::kUpdate;
+  const Identifier& name = is_update ? statement.As<UpdateStmt>().table : statement.As<DeleteStmt>().table;
+  const Expr* where = is_update ? statement.As<UpdateStmt>().where.get()
+                                : statement.As<DeleteStmt>().where.get();
+  const TableInfo* table = FindTable(name);
+  auto modify = std::make_unique<ModifyPlan>();
+  auto scan = std::make_unique<SelectPlan>();
+  std::vector<FromItem> items(1);
+  items[0].table = table;
+  items[0].alias = table->schema.name;
+  items[0].columns = table->schema.columns;
+  items[0].needed.assign(items[0].columns.size(), true);
+  scan->slot_count = static_cast<uint32_t>(items[0].columns.size());
+  Scope scope{&items, nullptr};
+  std::vector<Conjunct> conjuncts;
+  if (where != nullptr) {
+    std::vector<const Expr*> parts;
+    SplitConjuncts(where, &parts);
+    for (const Expr* part : parts) {
+      if (ContainsAggregate(*part)) {
+        ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in WHERE",
+                 part->pos);
+      }
+      Conjunct conjunct;
+      conjunct.expr = BindExpr(*part, &scope, nullptr);
+      conjunct.text = ToSql(*part);
+      conjuncts.push_back(std::move(conjunct));
+    }
+  }
+  if (is_update) {
+    for (const Assignment& assignment : statement.As<UpdateStmt>().assignments) {
+      int found = -1;
+      for (uint32_t col = 0; col < items[0].columns.size(); ++col) {
+        if (items[0].columns[col].name == assignment.column.name &&
+            !IsHiddenColumn(items[0].columns[col])) {
+          found = static_cast<int>(col);
+        }
+      }
+      if (found < 0) {
+        ThrowSql(SqlState::kUndefinedColumn,
+                 fmt::format("column \"{}\" of relation \"{}\" does not exist",
+                             assignment.column.name, table->schema.name),
+                 assignment.column.pos);
+      }
+      for (const auto& previous : modify->assignments) {
+        if (previous.first == static_cast<uint32_t>(found)) {
+          ThrowSql(SqlState::kSyntaxError,
+                   fmt::format("multiple assignments to same column \"{}\"", assignment.column.name),
+                   assignment.column.pos);
+        }
+      }
+      if (ContainsAggregate(*assignment.value)) {
+        ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in UPDATE",
+                 assignment.value->pos);
+      }
+      modify->assignments.emplace_back(static_cast<uint32_t>(found),
+                                       BindExpr(*assignment.value, &scope, nullptr));
+    }
+  }
+  PlanLevels(scan.get(), &items, &conjuncts, {});
+  modify->scan = std::move(scan);
+  plan_->modify = std::move(modify);
+}
+
+void Binder::Bind(const Statement& statement) {
+  switch (statement.kind) {
+    case StatementKind::kSelect: {
+      Scope scope;
+      plan_->select = BindSelect(statement.As<SelectStmt>(), &scope);
+      plan_->column_names = plan_->select->names;
+      break;
+    }
+    case StatementKind::kInsert: BindInsert(statement.As<InsertStmt>()); break;
+    case StatementKind::kUpdate:
+    case StatementKind::kDelete: BindModify(statement); break;
+    case StatementKind::kExplain: Bind(*statement.As<ExplainStmt>().statement); break;
+    default: break;  // DDL and transaction control run from the AST
+  }
+}
+
+}  // namespace
+
+void BindStatement(const TxnView& view, Plan* plan) {
+  Binder binder(view, plan);
+  const Statement& statement = *plan->parsed.statement;
+  binder.Bind(statement);
+  const Statement* inner = &statement;
+  if (statement.kind == StatementKind::kExplain) {
+    plan->explain = true;
+    inner = statement.As<ExplainStmt>().statement.get();
+    plan->column_names = {"QUERY PLAN"};
+  }
+  plan->kind = inner->kind;
+  switch (inner->kind) {
+    case StatementKind::kSelect: plan->statement_class = StatementClass::kRead; break;
+    case StatementKind::kInsert:
+    case StatementKind::kUpdate:
+    case StatementKind::kDelete: plan->statement_class = StatementClass::kWrite; break;
+    case StatementKind::kBegin:
+    case StatementKind::kCommit:
+    case StatementKind::kRollback: plan->statement_class = StatementClass::kTransaction; break;
+    default: plan->statement_class = StatementClass::kDdl; break;
+  }
+  if (plan->explain) plan->statement_class = StatementClass::kRead;
+}
+
+}  // namespace solo::sql

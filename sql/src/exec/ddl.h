@@ -1,0 +1,17 @@
+// CREATE TABLE, CREATE INDEX, DROP: run on the owner from the statement's AST.
+#pragma once
+
+#include "solo/sql/ast.h"
+#include "solo/txn.h"
+
+namespace solo::sql {
+
+// The hidden table that keeps DEFAULT expressions (as SQL text):
+// (tbl, col) -> expr. Made by the first CREATE TABLE with a DEFAULT.
+inline constexpr std::string_view kDefaultsTable = "__solo_defaults";
+
+// Executes a DDL statement in `txn`. Throws ExecFailure (42P07, 42P01, 42703,
+// 42701, 42704, 0A000, 23505 for a unique index over duplicates).
+void ExecuteDdl(const Statement& statement, WriteTxn* txn);
+
+}  // namespace solo::sql

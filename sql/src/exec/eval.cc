@@ -1,0 +1,381 @@
+#include "exec/eval.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "exec/value_ops.h"
+#include "solo/codec.h"
+
+namespace solo::sql {
+namespace {
+
+const Value kNullValue;
+
+// Three-valued logic: a kBool or NULL.
+int Truth(const Value& value, SourcePos pos) {
+  if (value.is_null()) return -1;
+  if (value.kind() != ValueKind::kBool) {
+    ThrowSql(SqlState::kDatatypeMismatch, "argument of a condition must be type boolean", pos);
+  }
+  return value.as_bool() ? 1 : 0;
+}
+
+bool CompareResult(BinaryOp op, int cmp) {
+  switch (op) {
+    case BinaryOp::kEq: return cmp == 0;
+    case BinaryOp::kNe: return cmp != 0;
+    case BinaryOp::kLt: return cmp < 0;
+    case BinaryOp::kLe: return cmp <= 0;
+    case BinaryOp::kGt: return cmp > 0;
+    default: return cmp >= 0;
+  }
+}
+
+// Runs a subquery and keeps what an expression needs of it.
+class SubqueryTarget : public RowTarget {
+ public:
+  enum class Mode { kScalar, kExists, kIn };
+  SubqueryTarget(Mode mode, const Value* probe, SourcePos pos) : mode_(mode), probe_(probe), pos_(pos) {}
+  bool Emit(std::span<const Value> row) override {
+    ++rows_;
+    switch (mode_) {
+      case Mode::kScalar:
+        if (rows_ > 1) {
+          ThrowSql(SqlState::kCardinalityViolation,
+                   "more than one row returned by a subquery used as an expression", pos_);
+        }
+        first_ = row[0];
+        return true;
+      case Mode::kExists: return false;
+      case Mode::kIn:
+        if (row[0].is_null()) {
+          saw_null_ = true;
+        } else if (CompareValues(*probe_, row[0], pos_) == 0) {
+          found_ = true;
+          return false;
+        }
+        return true;
+    }
+    return false;
+  }
+  Mode mode_;
+  const Value* probe_;
+  SourcePos pos_;
+  uint64_t rows_ = 0;
+  Value first_;
+  bool found_ = false;
+  bool saw_null_ = false;
+};
+
+void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
+  Value scratch;
+  switch (expr.function) {
+    case ScalarFn::kCoalesce:
+      for (const BExprPtr& arg : expr.args) {
+        const Value& value = Eval(*arg, frame, &scratch);
+        if (!value.is_null()) {
+          *out = value;
+          return;
+        }
+      }
+      out->SetNull();
+      return;
+    case ScalarFn::kNullif: {
+      Value second_scratch;
+      const Value& first = Eval(*expr.args[0], frame, &scratch);
+      const Value& second = Eval(*expr.args[1], frame, &second_scratch);
+      if (!first.is_null() && !second.is_null() && CompareValues(first, second, expr.pos) == 0) {
+        out->SetNull();
+      } else {
+        *out = first;
+      }
+      return;
+    }
+    default: break;
+  }
+  const Value& arg = Eval(*expr.args[0], frame, &scratch);
+  if (arg.is_null()) {
+    out->SetNull();
+    return;
+  }
+  auto text_of = [&](const Value& value) -> std::string {
+    return value.kind() == ValueKind::kText ? value.as_text() : value.ToString();
+  };
+  switch (expr.function) {
+    case ScalarFn::kLength: {
+      std::string text = text_of(arg);
+      int64_t chars = 0;
+      for (unsigned char ch : text) chars += (ch & 0xC0) != 0x80;
+      out->SetInt(chars);
+      return;
+    }
+    case ScalarFn::kUpper:
+    case ScalarFn::kLower: {
+      std::string text = text_of(arg);
+      for (char& ch : text) {
+        if (expr.function == ScalarFn::kUpper && ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 32);
+        if (expr.function == ScalarFn::kLower && ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch + 32);
+      }
+      out->SetText(text);
+      return;
+    }
+    case ScalarFn::kTrim: {
+      std::string text = text_of(arg);
+      size_t first = text.find_first_not_of(' ');
+      if (first == std::string::npos) {
+        out->SetText("");
+      } else {
+        out->SetText(text.substr(first, text.find_last_not_of(' ') - first + 1));
+      }
+      return;
+    }
+    case ScalarFn::kAbs: {
+      if (!IsNumeric(arg)) {
+        ThrowSql(SqlState::kUndefinedFunction, "function abs does not exist for this type", expr.pos);
+      }
+      bool negative = arg.kind() == ValueKind::kDouble ? arg.as_double() < 0 : arg.as_int() < 0;
+      if (negative) Negate(arg, out, expr.pos);
+      else *out = arg;
+      return;
+    }
+    case ScalarFn::kSubstr: {
+      std::string text = text_of(arg);
+      Value start_scratch, length_scratch;
+      const Value& start_value = Eval(*expr.args[1], frame, &start_scratch);
+      if (start_value.is_null()) {
+        out->SetNull();
+        return;
+      }
+      solo::ColumnDef bigint;
+      bigint.type = Type::kBigInt;
+      Value start_int;
+      CastValue(start_value, bigint, &start_int, expr.pos);
+      int64_t start = start_int.as_int();
+      int64_t length = INT64_MAX / 4;
+      if (expr.args.size() == 3) {
+        const Value& length_value = Eval(*expr.args[2], frame, &length_scratch);
+        if (length_value.is_null()) {
+          out->SetNull();
+          return;
+        }
+        Value length_int;
+        CastValue(length_value, bigint, &length_int, expr.pos);
+        length = length_int.as_int();
+        if (length < 0) {
+          ThrowSql(SqlState::kInvalidParameterValue, "negative substring length not allowed",
+                   expr.pos);
+        }
+      }
+      // Characters [start, start + length), 1-based; positions before 1 count.
+      int64_t end = start + length;
+      std::string result;
+      int64_t char_pos = 0;
+      for (size_t byte = 0; byte < text.size();) {
+        size_t len = 1;
+        unsigned char lead = static_cast<unsigned char>(text[byte]);
+        if (lead >= 0xF0) len = 4;
+        else if (lead >= 0xE0) len = 3;
+        else if (lead >= 0xC0) len = 2;
+        ++char_pos;
+        if (char_pos >= start && char_pos < end) result.append(text, byte, len);
+        byte += len;
+      }
+      out->SetText(result);
+      return;
+    }
+    default: out->SetNull(); return;
+  }
+}
+
+}  // namespace
+
+bool EvalPredicate(const BExpr& expr, const Frame& frame) {
+  Value scratch;
+  const Value& value = Eval(expr, frame, &scratch);
+  return Truth(value, expr.pos) == 1;
+}
+
+const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
+  switch (expr.kind) {
+    case BKind::kConst: return expr.constant;
+    case BKind::kParam:
+      if (expr.index >= frame.env->params.size()) {
+        ThrowSql(SqlState::kUndefinedParameter, fmt::format("there is no parameter ${}", expr.index + 1),
+                 expr.pos);
+      }
+      return frame.env->params[expr.index];
+    case BKind::kColumn: {
+      const Frame* target = &frame;
+      for (uint32_t depth = 0; depth < expr.depth; ++depth) target = target->outer;
+      return target->slots[expr.index];
+    }
+    case BKind::kNegate: {
+      Value scratch;
+      const Value& operand = Eval(*expr.args[0], frame, &scratch);
+      if (operand.is_null()) out->SetNull();
+      else Negate(operand, out, expr.pos);
+      return *out;
+    }
+    case BKind::kNot: {
+      Value scratch;
+      int truth = Truth(Eval(*expr.args[0], frame, &scratch), expr.args[0]->pos);
+      if (truth < 0) out->SetNull();
+      else out->SetBool(truth == 0);
+      return *out;
+    }
+    case BKind::kAnd:
+    case BKind::kOr: {
+      Value scratch;
+      int left = Truth(Eval(*expr.args[0], frame, &scratch), expr.args[0]->pos);
+      bool is_and = expr.kind == BKind::kAnd;
+      if (left == (is_and ? 0 : 1)) {
+        out->SetBool(!is_and);
+        return *out;
+      }
+      int right = Truth(Eval(*expr.args[1], frame, &scratch), expr.args[1]->pos);
+      if (right == (is_and ? 0 : 1)) out->SetBool(!is_and);
+      else if (left < 0 || right < 0) out->SetNull();
+      else out->SetBool(is_and);
+      return *out;
+    }
+    case BKind::kCompare: {
+      Value left_scratch, right_scratch;
+      const Value& left = Eval(*expr.args[0], frame, &left_scratch);
+      const Value& right = Eval(*expr.args[1], frame, &right_scratch);
+      if (left.is_null() || right.is_null()) out->SetNull();
+      else out->SetBool(CompareResult(expr.binary, CompareValues(left, right, expr.pos)));
+      return *out;
+    }
+    case BKind::kArith:
+    case BKind::kConcat: {
+      Value left_scratch, right_scratch;
+      const Value& left = Eval(*expr.args[0], frame, &left_scratch);
+      const Value& right = Eval(*expr.args[1], frame, &right_scratch);
+      if (left.is_null() || right.is_null()) out->SetNull();
+      else if (expr.kind == BKind::kConcat) Concat(left, right, out);
+      else Arithmetic(expr.binary, left, right, out, expr.pos);
+      return *out;
+    }
+    case BKind::kIsNull: {
+      Value scratch;
+      bool is_null = Eval(*expr.args[0], frame, &scratch).is_null();
+      out->SetBool(is_null != expr.negated);
+      return *out;
+    }
+    case BKind::kInList: {
+      Value scratch, item_scratch;
+      const Value& operand = Eval(*expr.args[0], frame, &scratch);
+      if (operand.is_null()) {
+        out->SetNull();
+        return *out;
+      }
+      bool saw_null = false;
+      for (size_t item = 1; item < expr.args.size(); ++item) {
+        const Value& value = Eval(*expr.args[item], frame, &item_scratch);
+        if (value.is_null()) {
+          saw_null = true;
+        } else if (CompareValues(operand, value, expr.pos) == 0) {
+          out->SetBool(!expr.negated);
+          return *out;
+        }
+      }
+      if (saw_null) out->SetNull();
+      else out->SetBool(expr.negated);
+      return *out;
+    }
+    case BKind::kLike: {
+      Value text_scratch, pattern_scratch, escape_scratch;
+      const Value& text = Eval(*expr.args[0], frame, &text_scratch);
+      const Value& pattern = Eval(*expr.args[1], frame, &pattern_scratch);
+      int escape = '\\';
+      if (expr.args.size() > 2) {
+        const Value& escape_value = Eval(*expr.args[2], frame, &escape_scratch);
+        if (escape_value.is_null()) {
+          out->SetNull();
+          return *out;
+        }
+        std::string escape_text = escape_value.ToString();
+        if (escape_text.size() > 1) {
+          ThrowSql(SqlState::kInvalidParameterValue, "invalid escape string", expr.args[2]->pos);
+        }
+        escape = escape_text.empty() ? -1 : static_cast<unsigned char>(escape_text[0]);
+      }
+      if (text.is_null() || pattern.is_null()) {
+        out->SetNull();
+        return *out;
+      }
+      std::string text_string = text.kind() == ValueKind::kText ? text.as_text() : text.ToString();
+      std::string pattern_string =
+          pattern.kind() == ValueKind::kText ? pattern.as_text() : pattern.ToString();
+      out->SetBool(Like(text_string, pattern_string, escape) != expr.negated);
+      return *out;
+    }
+    case BKind::kCase: {
+      Value operand_scratch, scratch;
+      size_t arg = 0;
+      const Value* operand = nullptr;
+      if (expr.has_operand) operand = &Eval(*expr.args[arg++], frame, &operand_scratch);
+      size_t pairs_end = expr.args.size() - (expr.has_else ? 1 : 0);
+      for (; arg + 1 < pairs_end + 1 && arg < pairs_end; arg += 2) {
+        const Value& when = Eval(*expr.args[arg], frame, &scratch);
+        bool hit;
+        if (operand != nullptr) {
+          hit = !operand->is_null() && !when.is_null() && CompareValues(*operand, when, expr.pos) == 0;
+        } else {
+          hit = Truth(when, expr.args[arg]->pos) == 1;
+        }
+        if (hit) {
+          const Value& result = Eval(*expr.args[arg + 1], frame, out);
+          if (&result != out) *out = result;
+          return *out;
+        }
+      }
+      if (expr.has_else) {
+        const Value& result = Eval(*expr.args.back(), frame, out);
+        if (&result != out) *out = result;
+      } else {
+        out->SetNull();
+      }
+      return *out;
+    }
+    case BKind::kCast: {
+      Value scratch;
+      const Value& operand = Eval(*expr.args[0], frame, &scratch);
+      CastValue(operand, expr.cast_type, out, expr.pos);
+      return *out;
+    }
+    case BKind::kFunction: EvalFunction(expr, frame, out); return *out;
+    case BKind::kSubquery: {
+      SubqueryTarget target(SubqueryTarget::Mode::kScalar, nullptr, expr.pos);
+      RunSelect(*expr.subquery, frame.env, &frame, &target);
+      *out = target.first_;
+      return *out;
+    }
+    case BKind::kExists: {
+      SubqueryTarget target(SubqueryTarget::Mode::kExists, nullptr, expr.pos);
+      RunSelect(*expr.subquery, frame.env, &frame, &target);
+      out->SetBool(target.rows_ > 0);
+      return *out;
+    }
+    case BKind::kInSubquery: {
+      Value scratch;
+      const Value& operand = Eval(*expr.args[0], frame, &scratch);
+      if (operand.is_null()) {
+        out->SetNull();
+        return *out;
+      }
+      SubqueryTarget target(SubqueryTarget::Mode::kIn, &operand, expr.pos);
+      RunSelect(*expr.subquery, frame.env, &frame, &target);
+      if (target.found_) out->SetBool(!expr.negated);
+      else if (target.saw_null_) out->SetNull();
+      else out->SetBool(expr.negated);
+      return *out;
+    }
+  }
+  return kNullValue;
+}
+
+}  // namespace solo::sql

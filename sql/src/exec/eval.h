@@ -1,0 +1,58 @@
+// Expression evaluation and the execution of SELECT plans. Per-call state
+// only (ExecEnv, Frame, SelectRun): plans are never written.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "exec/plan.h"
+#include "solo/cursor.h"
+#include "solo/txn.h"
+
+namespace solo::sql {
+
+// What one statement execution reads: the transaction view, the writer (on
+// the owner, else null) and the parameters.
+struct ExecEnv {
+  const TxnView* view = nullptr;
+  WriteTxn* write = nullptr;
+  std::span<const Value> params;
+};
+
+// The row being evaluated: its slots and the enclosing query's frame (for
+// correlated subqueries).
+struct Frame {
+  Value* slots = nullptr;
+  const Frame* outer = nullptr;
+  ExecEnv* env = nullptr;
+};
+
+// Evaluates expr. Returns a reference to a slot, parameter or constant when
+// it is one, else evaluates into *scratch and returns it. Throws ExecFailure.
+const Value& Eval(const BExpr& expr, const Frame& frame, Value* scratch);
+// True only when expr is TRUE (not FALSE, not NULL).
+bool EvalPredicate(const BExpr& expr, const Frame& frame);
+
+// Receives the rows of a SELECT; returns false to stop early.
+class RowTarget {
+ public:
+  virtual ~RowTarget() = default;
+  virtual bool Emit(std::span<const Value> row) = 0;
+};
+
+// Runs a SelectPlan: the nested-loop scan, aggregation, DISTINCT, sort and
+// LIMIT, sending each output row to the target.
+void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target);
+
+// Receives each input row of a scan (after filters): UPDATE and DELETE.
+class ScanTarget {
+ public:
+  virtual ~ScanTarget() = default;
+  // `primary_key` is the row's encoded primary key (single-level scans).
+  virtual bool Row(const Frame& frame, std::string_view primary_key) = 0;
+};
+void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target);
+
+}  // namespace solo::sql

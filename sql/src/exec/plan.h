@@ -1,0 +1,176 @@
+// Bound expressions and plans: what the binder/planner (binder.cc) makes and
+// the executor (executor.cc) runs. Immutable once built; every per-execution
+// state lives in the executor's ExecState. See sql/README.md "Plans".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solo/catalog.h"
+#include "solo/schema.h"
+#include "solo/sql/ast.h"
+#include "solo/sql/parser.h"
+#include "solo/sql/statement.h"
+#include "solo/sql/value.h"
+
+namespace solo::sql {
+
+struct SelectPlan;
+
+enum class BKind : uint8_t {
+  kConst,       // constant
+  kParam,       // params[index]
+  kColumn,      // slot `index` of the frame `depth` levels out (0: this query)
+  kNegate,      // -args[0]
+  kNot,         // NOT args[0]
+  kAnd,         // args[0] AND args[1] (three-valued)
+  kOr,
+  kCompare,     // args[0] op args[1], op in binary
+  kArith,       // + - * / %
+  kConcat,      // ||
+  kIsNull,      // args[0] IS [NOT] NULL (negated)
+  kInList,      // args[0] [NOT] IN (args[1..])
+  kLike,        // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]
+  kCase,        // has_operand: args[0] operand; then (when, then) pairs; else last if has_else
+  kCast,        // CAST(args[0] AS cast_type)
+  kFunction,    // scalar function `function` over args
+  kSubquery,    // scalar subquery
+  kExists,      // EXISTS (subquery)
+  kInSubquery,  // args[0] [NOT] IN (subquery)
+};
+
+enum class ScalarFn : uint8_t { kCoalesce, kNullif, kSubstr, kLength, kUpper, kLower, kTrim, kAbs };
+
+struct BExpr {
+  BKind kind = BKind::kConst;
+  SourcePos pos;
+  Value constant;
+  uint32_t index = 0;
+  uint32_t depth = 0;
+  BinaryOp binary = BinaryOp::kEq;
+  ScalarFn function = ScalarFn::kCoalesce;
+  bool negated = false;
+  bool has_operand = false;
+  bool has_else = false;
+  solo::ColumnDef cast_type;
+  std::vector<std::unique_ptr<BExpr>> args;
+  std::unique_ptr<SelectPlan> subquery;
+};
+using BExprPtr = std::unique_ptr<BExpr>;
+
+// One bound on a key column: `column op value`.
+struct KeyBound {
+  BExprPtr value;
+  bool inclusive = true;
+  std::string text;  // for EXPLAIN
+};
+
+// One level of the nested-loop join: where its rows come from and which
+// filters run once its columns are loaded.
+struct ScanLevel {
+  uint32_t item = 0;  // FROM item (slot range [slot_base, slot_base + columns))
+  std::string name;   // table name or alias, for EXPLAIN
+  // A base table.
+  TableId table = kInvalidTree;
+  TableSchema schema;                 // a copy: plans outlive catalogs
+  TreeId tree = kInvalidTree;         // the table (primary key path) or an index
+  std::string index_name;             // empty for the primary key
+  std::vector<uint32_t> key_columns;  // table columns in the tree's key order
+  std::vector<KeyBound> equal;        // key_columns[0..equal.size()) = value
+  KeyBound lower, upper;              // on key_columns[equal.size()], if value set
+  bool reverse = false;
+  std::vector<uint32_t> needed;  // table columns to decode
+  // A subquery in FROM, materialized when the level opens.
+  std::unique_ptr<SelectPlan> derived;
+  // Filters: `on` decide whether a row matches (LEFT JOIN: else one
+  // NULL-extended row); `where` then applies to every row.
+  std::vector<BExprPtr> on;
+  std::vector<BExprPtr> where;
+  std::vector<std::string> filter_text;  // for EXPLAIN
+  bool left_join = false;
+  uint32_t slot_base = 0;
+  uint32_t columns = 0;
+};
+
+enum class AggFn : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+
+struct AggSpec {
+  AggFn fn = AggFn::kCountStar;
+  bool distinct = false;
+  BExprPtr arg;  // over input slots; null for COUNT(*)
+  std::string text;
+};
+
+struct SelectPlan {
+  uint32_t slot_count = 0;  // input row slots
+  std::vector<ScanLevel> levels;
+  std::vector<BExprPtr> constant_filters;  // WHERE parts that use no table
+  // Aggregation: the aggregate row is group keys then aggregate values.
+  bool aggregate = false;
+  bool streaming = false;  // input arrives ordered by the group keys
+  std::vector<BExprPtr> group_keys;
+  std::vector<std::string> group_text;
+  std::vector<AggSpec> aggs;
+  BExprPtr having;  // over the aggregate row
+  // Output: over input slots, or the aggregate row when aggregate.
+  std::vector<BExprPtr> outputs;
+  std::vector<std::string> names;
+  bool distinct = false;
+  // ORDER BY: keys over the same row as outputs; `sorted` false when the
+  // scan order already gives it.
+  struct SortKey {
+    BExprPtr expr;  // null when output_index is used
+    int output_index = -1;
+    bool descending = false;
+    std::string text;
+  };
+  std::vector<SortKey> order;
+  bool need_sort = false;
+  BExprPtr limit;
+  BExprPtr offset;
+};
+
+struct InsertPlan {
+  TableId table = kInvalidTree;
+  TableSchema schema;
+  std::vector<int> source_of_column;  // per table column: value index, or -1 (default)
+  std::vector<BExprPtr> defaults;     // per table column: null or its DEFAULT
+  int rowid_column = -1;              // the hidden row id of a table without a key
+  std::vector<std::vector<BExprPtr>> rows;
+  std::unique_ptr<SelectPlan> select;
+};
+
+struct ModifyPlan {  // UPDATE and DELETE
+  std::unique_ptr<SelectPlan> scan;  // one level over the table, every column needed
+  std::vector<std::pair<uint32_t, BExprPtr>> assignments;  // UPDATE: column, value
+};
+
+struct Plan {
+  std::string sql;
+  ParsedStatement parsed;  // keeps the AST (DDL runs from it)
+  StatementKind kind = StatementKind::kSelect;
+  StatementClass statement_class = StatementClass::kRead;
+  bool explain = false;
+  uint32_t parameter_count = 0;
+  std::vector<std::string> column_names;
+  // Tables (and indexes) the plan uses, checked before each execution.
+  std::vector<std::pair<TreeId, std::string>> trees;
+  std::unique_ptr<SelectPlan> select;
+  std::unique_ptr<InsertPlan> insert;
+  std::unique_ptr<ModifyPlan> modify;
+};
+
+// The hidden primary key column of a table declared without one.
+inline constexpr std::string_view kRowIdColumn = "__solo_rowid";
+inline bool IsHiddenColumn(const solo::ColumnDef& column) { return column.name == kRowIdColumn; }
+
+// binder.cc: binds and plans a parsed statement against `view`'s catalog.
+// Throws ExecFailure on a user error.
+void BindStatement(const TxnView& view, Plan* plan);
+
+// explain.cc: the plan as text lines.
+std::vector<std::string> ExplainPlan(const Plan& plan);
+
+}  // namespace solo::sql

@@ -1,0 +1,521 @@
+// Runs SELECT plans: the nested-loop scan over access paths, aggregation,
+// DISTINCT, ORDER BY and LIMIT/OFFSET.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "exec/eval.h"
+#include "exec/value_ops.h"
+#include "solo/codec.h"
+
+namespace solo::sql {
+namespace {
+
+enum class KeyFit { kFits, kNever, kUnusable };
+
+// Converts a value for comparison with a key column, exactly.
+KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
+  if (value.is_null()) return KeyFit::kNever;
+  Value cast;
+  try {
+    CastValue(value, column, &cast, pos);
+  } catch (ExecFailure& failure) {
+    if (failure.error.state() == SqlState::kNumericValueOutOfRange) return KeyFit::kUnusable;
+    throw;
+  }
+  if (CompareValues(cast, value, pos) != 0) return KeyFit::kUnusable;
+  switch (cast.kind()) {
+    case ValueKind::kInt:
+    case ValueKind::kDecimal:
+    case ValueKind::kTimestamp: *out = solo::Value::Int(cast.as_int()); break;
+    case ValueKind::kDouble: *out = solo::Value::Double(cast.as_double()); break;
+    case ValueKind::kText: *out = solo::Value::String(cast.as_text()); break;
+    default: return KeyFit::kUnusable;
+  }
+  return KeyFit::kFits;
+}
+
+struct LevelState {
+  std::optional<Cursor> cursor;
+  KeyRange range;
+  std::string prefix;
+  std::string bound_key;
+  std::string primary_key;
+  std::vector<solo::Value> key_values;
+  Row decoded;
+  bool derived_ready = false;
+  std::vector<Value> derived_rows;  // row-major
+};
+
+class CollectTarget : public RowTarget {
+ public:
+  explicit CollectTarget(std::vector<Value>* rows) : rows_(rows) {}
+  bool Emit(std::span<const Value> row) override {
+    rows_->insert(rows_->end(), row.begin(), row.end());
+    return true;
+  }
+  std::vector<Value>* rows_;
+};
+
+class Scanner {
+ public:
+  Scanner(const SelectPlan& plan, ExecEnv* env, const Frame* outer)
+      : plan_(plan), slots_(plan.slot_count), states_(plan.levels.size()) {
+    frame_.slots = slots_.data();
+    frame_.outer = outer;
+    frame_.env = env;
+  }
+
+  const Frame& frame() const { return frame_; }
+
+  // Calls on_row for every joined input row that passes the filters; stops
+  // when it returns false.
+  template <class F>
+  void Run(F&& on_row) {
+    for (const BExprPtr& filter : plan_.constant_filters) {
+      if (!EvalPredicate(*filter, frame_)) return;
+    }
+    Level(0, on_row);
+  }
+
+  std::string_view primary_key(size_t level) const { return states_[level].primary_key; }
+
+ private:
+  void SetNulls(const ScanLevel& level) {
+    for (uint32_t col = 0; col < level.columns; ++col) slots_[level.slot_base + col].SetNull();
+  }
+
+  void Decode(const ScanLevel& level, LevelState& state, std::string_view row) {
+    if (level.needed.size() > 4) {
+      Status status = decode_row(level.schema, row, &state.decoded);
+      if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+      for (uint32_t col : level.needed) {
+        FromEngine(state.decoded[col], level.schema.columns[col], &slots_[level.slot_base + col]);
+      }
+      return;
+    }
+    for (uint32_t col : level.needed) {
+      FromEngine(decode_column(level.schema, row, col), level.schema.columns[col],
+                 &slots_[level.slot_base + col]);
+    }
+  }
+
+  bool Filters(const std::vector<BExprPtr>& filters) {
+    for (const BExprPtr& filter : filters) {
+      if (!EvalPredicate(*filter, frame_)) return false;
+    }
+    return true;
+  }
+
+  // Builds the key range of a base-table level; false when no row can match.
+  bool BuildRange(const ScanLevel& level, LevelState& state) {
+    state.key_values.clear();
+    Value scratch;
+    for (size_t eq = 0; eq < level.equal.size(); ++eq) {
+      const KeyBound& bound = level.equal[eq];
+      const Value& value = Eval(*bound.value, frame_, &scratch);
+      solo::Value key_value;
+      KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
+                              &key_value);
+      if (fit != KeyFit::kFits) return false;  // equal to something no key holds
+      state.key_values.push_back(std::move(key_value));
+    }
+    state.prefix.clear();
+    Status status = append_key(level.schema, level.key_columns, state.key_values, &state.prefix);
+    if (!status.ok()) return false;
+    KeyRange& range = state.range;
+    range.reverse = level.reverse;
+    range.has_lower = range.has_upper = false;
+    range.lower_inclusive = true;
+    range.upper_inclusive = false;
+    range.lower.clear();
+    range.upper.clear();
+    if (!state.prefix.empty()) {
+      range.has_lower = true;
+      range.lower = state.prefix;
+      range.upper = prefix_successor(state.prefix);
+      range.has_upper = !range.upper.empty();
+    }
+    size_t range_col = level.equal.size();
+    auto bound_key = [&](const KeyBound& bound, bool* usable) -> const std::string& {
+      *usable = false;
+      const Value& value = Eval(*bound.value, frame_, &scratch);
+      if (value.is_null()) return state.bound_key;  // caller: no rows
+      solo::Value key_value;
+      if (ToKeyValue(value, level.schema.columns[level.key_columns[range_col]], bound.value->pos,
+                     &key_value) != KeyFit::kFits) {
+        return state.bound_key;
+      }
+      state.key_values.push_back(std::move(key_value));
+      state.bound_key.clear();
+      if (!append_key(level.schema, level.key_columns, state.key_values, &state.bound_key).ok()) {
+        state.key_values.pop_back();
+        return state.bound_key;
+      }
+      state.key_values.pop_back();
+      *usable = true;
+      return state.bound_key;
+    };
+    if (level.lower.value) {
+      bool usable;
+      const Value& check = Eval(*level.lower.value, frame_, &scratch);
+      if (check.is_null()) return false;
+      const std::string& key = bound_key(level.lower, &usable);
+      if (usable) {
+        range.has_lower = true;
+        range.lower = level.lower.inclusive ? key : prefix_successor(key);
+        range.lower_inclusive = true;
+      }
+    }
+    if (level.upper.value) {
+      bool usable;
+      const Value& check = Eval(*level.upper.value, frame_, &scratch);
+      if (check.is_null()) return false;
+      const std::string& key = bound_key(level.upper, &usable);
+      if (usable) {
+        std::string upper = level.upper.inclusive ? prefix_successor(key) : key;
+        range.has_upper = !upper.empty();
+        range.upper = std::move(upper);
+        range.upper_inclusive = false;
+      }
+    }
+    return true;
+  }
+
+  template <class F>
+  bool Level(size_t level_idx, F& on_row) {
+    if (level_idx == plan_.levels.size()) return on_row();
+    const ScanLevel& level = plan_.levels[level_idx];
+    LevelState& state = states_[level_idx];
+    const TxnView& view = *frame_.env->view;
+    bool matched = false;
+    if (level.derived) {
+      if (!state.derived_ready) {
+        CollectTarget target(&state.derived_rows);
+        RunSelect(*level.derived, frame_.env, frame_.outer, &target);
+        state.derived_ready = true;
+      }
+      size_t width = level.columns;
+      for (size_t start = 0; width > 0 && start < state.derived_rows.size(); start += width) {
+        for (size_t col = 0; col < width; ++col) slots_[level.slot_base + col] = state.derived_rows[start + col];
+        if (!Filters(level.on)) continue;
+        matched = true;
+        if (!Filters(level.where)) continue;
+        if (!Level(level_idx + 1, on_row)) return false;
+      }
+      if (width == 0 && !state.derived_rows.empty()) {
+        matched = true;
+        if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
+      }
+    } else if (BuildRange(level, state)) {
+      bool is_index = level.tree != level.table;
+      if (!is_index && level.equal.size() == level.key_columns.size()) {
+        // A point lookup by the whole primary key.
+        std::string_view row;
+        if (view.get(level.table, state.prefix, &row).ok()) {
+          state.primary_key = state.prefix;
+          Decode(level, state, row);
+          if (Filters(level.on)) {
+            matched = true;
+            if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
+          }
+        }
+      } else {
+        solo::Result<Cursor> cursor = view.scan(level.tree, state.range);
+        if (!cursor.ok()) {
+          ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+                   fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+        }
+        state.cursor.emplace(std::move(cursor.value()));
+        for (; state.cursor->valid(); state.cursor->next()) {
+          std::string_view row;
+          if (is_index) {
+            state.primary_key.assign(state.cursor->value());
+            if (!view.get(level.table, state.primary_key, &row).ok()) continue;
+          } else {
+            state.primary_key.assign(state.cursor->key());
+            row = state.cursor->value();
+          }
+          Decode(level, state, row);
+          if (!Filters(level.on)) continue;
+          matched = true;
+          if (!Filters(level.where)) continue;
+          if (!Level(level_idx + 1, on_row)) return false;
+        }
+      }
+    }
+    if (level.left_join && !matched) {
+      SetNulls(level);
+      if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
+    }
+    return true;
+  }
+
+  const SelectPlan& plan_;
+  std::vector<Value> slots_;
+  std::vector<LevelState> states_;
+  Frame frame_;
+};
+
+struct AggState {
+  int64_t count = 0;
+  Value acc;
+  std::unique_ptr<std::unordered_set<std::string>> seen;
+};
+
+void Accumulate(const AggSpec& spec, AggState* state, const Frame& frame) {
+  if (spec.fn == AggFn::kCountStar) {
+    ++state->count;
+    return;
+  }
+  Value scratch;
+  const Value& value = Eval(*spec.arg, frame, &scratch);
+  if (value.is_null()) return;
+  if (spec.distinct) {
+    if (!state->seen) state->seen = std::make_unique<std::unordered_set<std::string>>();
+    std::string key;
+    AppendHashKey(value, &key);
+    if (!state->seen->insert(std::move(key)).second) return;
+  }
+  ++state->count;
+  switch (spec.fn) {
+    case AggFn::kCount: return;
+    case AggFn::kSum:
+    case AggFn::kAvg:
+      if (!IsNumeric(value)) {
+        ThrowSql(SqlState::kUndefinedFunction, "function sum/avg does not exist for this type",
+                 spec.arg->pos);
+      }
+      if (state->count == 1) {
+        state->acc = value;
+      } else {
+        Value sum;
+        Arithmetic(BinaryOp::kAdd, state->acc, value, &sum, spec.arg->pos);
+        state->acc = sum;
+      }
+      return;
+    case AggFn::kMin:
+    case AggFn::kMax:
+      if (state->count == 1) {
+        state->acc = value;
+      } else {
+        int cmp = CompareValues(value, state->acc, spec.arg->pos);
+        if (spec.fn == AggFn::kMin ? cmp < 0 : cmp > 0) state->acc = value;
+      }
+      return;
+    default: return;
+  }
+}
+
+void Finish(const AggSpec& spec, const AggState& state, Value* out) {
+  switch (spec.fn) {
+    case AggFn::kCountStar:
+    case AggFn::kCount: out->SetInt(state.count); return;
+    case AggFn::kAvg: {
+      if (state.count == 0) {
+        out->SetNull();
+        return;
+      }
+      Value sum = state.acc;
+      if (sum.kind() == ValueKind::kInt) sum = Value::Decimal(sum.as_int(), 0);
+      Arithmetic(BinaryOp::kDiv, sum, Value::Int(state.count), out, spec.arg->pos);
+      return;
+    }
+    default:
+      if (state.count == 0) out->SetNull();
+      else *out = state.acc;
+      return;
+  }
+}
+
+// The output stage: projection, DISTINCT, sort, OFFSET and LIMIT.
+class OutputStage {
+ public:
+  OutputStage(const SelectPlan& plan, const Frame& frame, RowTarget* target)
+      : plan_(plan), target_(target) {
+    Value scratch;
+    if (plan.limit) {
+      const Value& limit = Eval(*plan.limit, frame, &scratch);
+      if (!limit.is_null()) limit_ = ToCount(limit, plan.limit->pos, "LIMIT");
+    }
+    if (plan.offset) {
+      const Value& offset = Eval(*plan.offset, frame, &scratch);
+      if (!offset.is_null()) offset_ = ToCount(offset, plan.offset->pos, "OFFSET");
+    }
+    width_ = plan.outputs.size();
+    for (const auto& key : plan.order) {
+      if (key.output_index < 0) ++extra_;
+    }
+  }
+
+  // Returns false once no more rows are wanted.
+  bool Row(const Frame& frame) {
+    if (limit_ == 0) return false;
+    row_.resize(width_ + extra_);
+    for (size_t col = 0; col < width_; ++col) {
+      const Value& value = Eval(*plan_.outputs[col], frame, &row_[col]);
+      if (&value != &row_[col]) row_[col] = value;
+    }
+    size_t extra = width_;
+    for (const auto& key : plan_.order) {
+      if (key.output_index >= 0) continue;
+      const Value& value = Eval(*key.expr, frame, &row_[extra]);
+      if (&value != &row_[extra]) row_[extra] = value;
+      ++extra;
+    }
+    if (plan_.distinct) {
+      std::string key;
+      for (size_t col = 0; col < width_; ++col) AppendHashKey(row_[col], &key);
+      if (!seen_.insert(std::move(key)).second) return true;
+    }
+    if (plan_.need_sort) {
+      sorted_.insert(sorted_.end(), row_.begin(), row_.end());
+      return true;
+    }
+    return Pass(row_.data());
+  }
+
+  void Finish() {
+    if (!plan_.need_sort) return;
+    size_t stride = width_ + extra_;
+    size_t count = stride == 0 ? 0 : sorted_.size() / stride;
+    std::vector<size_t> order(count);
+    for (size_t idx = 0; idx < count; ++idx) order[idx] = idx;
+    // Sort column of each key within a row.
+    std::vector<size_t> key_col;
+    size_t extra = width_;
+    for (const auto& key : plan_.order) {
+      key_col.push_back(key.output_index >= 0 ? static_cast<size_t>(key.output_index) : extra++);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      for (size_t key = 0; key < key_col.size(); ++key) {
+        const Value& left = sorted_[a * stride + key_col[key]];
+        const Value& right = sorted_[b * stride + key_col[key]];
+        bool desc = plan_.order[key].descending;
+        if (left.is_null() || right.is_null()) {
+          if (left.is_null() && right.is_null()) continue;
+          // NULLs last ascending, first descending (PostgreSQL).
+          return desc ? left.is_null() : right.is_null();
+        }
+        int cmp = CompareValues(left, right);
+        if (cmp != 0) return desc ? cmp > 0 : cmp < 0;
+      }
+      return false;
+    });
+    for (size_t idx : order) {
+      if (!Pass(&sorted_[idx * stride])) break;
+    }
+  }
+
+ private:
+  static int64_t ToCount(const Value& value, SourcePos pos, const char* what) {
+    solo::ColumnDef bigint;
+    bigint.type = Type::kBigInt;
+    Value count;
+    CastValue(value, bigint, &count, pos);
+    if (count.as_int() < 0) {
+      ThrowSql(SqlState::kInvalidParameterValue, fmt::format("{} must not be negative", what), pos);
+    }
+    return count.as_int();
+  }
+
+  bool Pass(const Value* row) {
+    if (offset_ > 0) {
+      --offset_;
+      return true;
+    }
+    if (limit_ == 0) return false;
+    if (limit_ > 0) --limit_;
+    if (!target_->Emit(std::span<const Value>(row, width_))) {
+      limit_ = 0;
+      return false;
+    }
+    return limit_ != 0;
+  }
+
+  const SelectPlan& plan_;
+  RowTarget* target_;
+  int64_t limit_ = -1;
+  int64_t offset_ = 0;
+  size_t width_ = 0;
+  size_t extra_ = 0;
+  std::vector<Value> row_;
+  std::vector<Value> sorted_;
+  std::unordered_set<std::string> seen_;
+};
+
+}  // namespace
+
+void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target) {
+  Scanner scanner(plan, env, outer);
+  auto on_row = [&]() { return target->Row(scanner.frame(), scanner.primary_key(0)); };
+  scanner.Run(on_row);
+}
+
+void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
+  Scanner scanner(plan, env, outer);
+  if (!plan.aggregate) {
+    OutputStage output(plan, scanner.frame(), target);
+    auto on_row = [&]() { return output.Row(scanner.frame()); };
+    scanner.Run(on_row);
+    output.Finish();
+    return;
+  }
+  // Hash aggregation: groups in first-seen order.
+  struct Group {
+    std::vector<Value> keys;
+    std::vector<AggState> states;
+  };
+  std::vector<Group> groups;
+  std::unordered_map<std::string, size_t> index;
+  std::string key;
+  const Frame& frame = scanner.frame();
+  auto on_row = [&]() {
+    key.clear();
+    Value scratch;
+    for (const BExprPtr& group_key : plan.group_keys) {
+      AppendHashKey(Eval(*group_key, frame, &scratch), &key);
+    }
+    auto [it, inserted] = index.try_emplace(key, groups.size());
+    if (inserted) {
+      Group group;
+      for (const BExprPtr& group_key : plan.group_keys) {
+        Value value;
+        const Value& result = Eval(*group_key, frame, &value);
+        group.keys.push_back(result);
+      }
+      group.states.resize(plan.aggs.size());
+      groups.push_back(std::move(group));
+    }
+    Group& group = groups[it->second];
+    for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+      Accumulate(plan.aggs[agg], &group.states[agg], frame);
+    }
+    return true;
+  };
+  scanner.Run(on_row);
+  if (groups.empty() && plan.group_keys.empty()) {
+    groups.emplace_back();
+    groups.back().states.resize(plan.aggs.size());
+  }
+  std::vector<Value> agg_row(plan.group_keys.size() + plan.aggs.size());
+  Frame agg_frame;
+  agg_frame.slots = agg_row.data();
+  agg_frame.outer = outer;
+  agg_frame.env = env;
+  OutputStage output(plan, agg_frame, target);
+  for (Group& group : groups) {
+    for (size_t col = 0; col < group.keys.size(); ++col) agg_row[col] = group.keys[col];
+    for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+      Finish(plan.aggs[agg], group.states[agg], &agg_row[group.keys.size() + agg]);
+    }
+    if (plan.having && !EvalPredicate(*plan.having, agg_frame)) continue;
+    if (!output.Row(agg_frame)) break;
+  }
+  output.Finish();
+}
+
+}  // namespace solo::sql

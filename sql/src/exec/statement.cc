@@ -1,0 +1,264 @@
+// PreparedStatement: Prepare() parses, binds and plans; Execute() runs the
+// plan with one call's state. DDL runs from the AST (ddl.cc).
+#include "solo/sql/statement.h"
+
+#include <fmt/format.h>
+
+#include "exec/ddl.h"
+#include "exec/eval.h"
+#include "exec/plan.h"
+#include "exec/value_ops.h"
+#include "solo/codec.h"
+#include "solo/sql/parser.h"
+
+namespace solo::sql {
+
+void ResultSet::Clear() {
+  names_.clear();
+  values_.clear();
+  affected_ = 0;
+  tag_.clear();
+}
+
+PreparedStatement::~PreparedStatement() = default;
+
+StatementClass PreparedStatement::statement_class() const { return plan_->statement_class; }
+uint32_t PreparedStatement::parameter_count() const { return plan_->parameter_count; }
+const std::string& PreparedStatement::sql() const { return plan_->sql; }
+const std::vector<std::string>& PreparedStatement::column_names() const {
+  return plan_->column_names;
+}
+
+Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::string_view sql) {
+  Result<ParsedStatement> parsed = ParseStatement(sql);
+  if (!parsed.ok()) return parsed.error();
+  auto plan = std::make_shared<Plan>();
+  plan->sql.assign(sql);
+  plan->parameter_count = parsed->parameter_count;
+  plan->parsed = std::move(parsed).value();
+  try {
+    BindStatement(view, plan.get());
+  } catch (ExecFailure& failure) {
+    return failure.error;
+  }
+  return PreparedStatement(std::move(plan));
+}
+
+std::vector<std::string> PreparedStatement::Explain() const { return ExplainPlan(*plan_); }
+
+namespace {
+
+class ResultTarget : public RowTarget {
+ public:
+  explicit ResultTarget(ResultSet* out) : out_(out) {}
+  bool Emit(std::span<const Value> row) override {
+    ++rows_;
+    if (out_ != nullptr) {
+      std::vector<Value>& values = out_->mutable_values();
+      for (const Value& value : row) values.push_back(value);
+    }
+    return true;
+  }
+  ResultSet* out_;
+  uint64_t rows_ = 0;
+};
+
+class CollectRows : public RowTarget {
+ public:
+  bool Emit(std::span<const Value> row) override {
+    rows.insert(rows.end(), row.begin(), row.end());
+    return true;
+  }
+  std::vector<Value> rows;
+};
+
+[[noreturn]] void ThrowStatus(const Status& status, const TableSchema& schema) {
+  if (status.IsAlreadyExists()) {
+    ThrowSql(SqlState::kUniqueViolation,
+             fmt::format("duplicate key value violates unique constraint on \"{}\"", schema.name));
+  }
+  if (status.IsConstraint()) ThrowSql(SqlState::kNotNullViolation, status.message());
+  if (status.IsAborted()) {
+    ThrowSql(SqlState::kInFailedSqlTransaction, "the transaction was rolled back");
+  }
+  if (status.IsInvalidArgument()) {
+    ThrowSql(SqlState::kProgramLimitExceeded, "value not storable: " + status.message());
+  }
+  ThrowSql(SqlState::kInternalError, status.ToString());
+}
+
+uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
+  WriteTxn& txn = *env->write;
+  const auto& columns = insert.schema.columns;
+  Row row(columns.size());
+  std::vector<Value> scratch(columns.size());
+  Frame frame;
+  frame.env = env;
+  int64_t next_rowid = -1;
+  auto store = [&](const Value* source_values) {
+    for (size_t col = 0; col < columns.size(); ++col) {
+      if (static_cast<int>(col) == insert.rowid_column) {
+        if (next_rowid < 0) {
+          next_rowid = 1;
+          solo::Result<Cursor> last = txn.scan(insert.table, KeyRange::All(/*reverse=*/true));
+          if (last.ok() && last->valid()) {
+            next_rowid = decode_column(insert.schema, last->value(), static_cast<uint32_t>(col)).as_int() + 1;
+          }
+        }
+        row[col] = solo::Value::Int(next_rowid++);
+        continue;
+      }
+      int source = insert.source_of_column[col];
+      if (source >= 0) {
+        ToEngine(source_values[source], columns[col], &row[col]);
+      } else if (insert.defaults[col]) {
+        const Value& value = Eval(*insert.defaults[col], frame, &scratch[col]);
+        ToEngine(value, columns[col], &row[col]);
+      } else {
+        ToEngine(Value(), columns[col], &row[col]);
+      }
+    }
+    Status status = txn.insert(insert.table, row);
+    if (!status.ok()) ThrowStatus(status, insert.schema);
+  };
+  uint64_t count = 0;
+  if (insert.select) {
+    CollectRows rows;
+    RunSelect(*insert.select, env, nullptr, &rows);
+    size_t width = insert.select->outputs.size();
+    for (size_t start = 0; width > 0 && start < rows.rows.size(); start += width) {
+      store(&rows.rows[start]);
+      ++count;
+    }
+    return count;
+  }
+  std::vector<Value> values;
+  for (const auto& source_row : insert.rows) {
+    values.resize(source_row.size());
+    for (size_t idx = 0; idx < source_row.size(); ++idx) {
+      const Value& value = Eval(*source_row[idx], frame, &values[idx]);
+      if (&value != &values[idx]) values[idx] = value;
+    }
+    store(values.data());
+    ++count;
+  }
+  return count;
+}
+
+class ModifyCollector : public ScanTarget {
+ public:
+  ModifyCollector(const ModifyPlan& plan, bool is_update) : plan_(plan), is_update_(is_update) {}
+  bool Row(const Frame& frame, std::string_view primary_key) override {
+    keys.emplace_back(primary_key);
+    if (!is_update_) return true;
+    const ScanLevel& level = plan_.scan->levels[0];
+    const auto& columns = level.schema.columns;
+    solo::Row row(columns.size());
+    Value scratch;
+    std::vector<bool> assigned(columns.size(), false);
+    for (const auto& [column, expr] : plan_.assignments) {
+      const Value& value = Eval(*expr, frame, &scratch);
+      ToEngine(value, columns[column], &row[column]);
+      assigned[column] = true;
+    }
+    for (size_t col = 0; col < columns.size(); ++col) {
+      if (!assigned[col]) ToEngine(frame.slots[level.slot_base + col], columns[col], &row[col]);
+    }
+    rows.push_back(std::move(row));
+    return true;
+  }
+  const ModifyPlan& plan_;
+  bool is_update_;
+  std::vector<std::string> keys;
+  std::vector<solo::Row> rows;
+};
+
+uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
+  ModifyCollector collector(modify, is_update);
+  RunScan(*modify.scan, env, nullptr, &collector);
+  const ScanLevel& level = modify.scan->levels[0];
+  for (size_t idx = 0; idx < collector.keys.size(); ++idx) {
+    Status status = is_update ? env->write->update(level.table, collector.keys[idx], collector.rows[idx])
+                              : env->write->erase(level.table, collector.keys[idx]);
+    if (!status.ok()) ThrowStatus(status, level.schema);
+  }
+  return collector.keys.size();
+}
+
+SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<const Value> params,
+              ResultSet* out) {
+  if (out != nullptr) {
+    out->Clear();
+    out->mutable_names() = plan.column_names;
+    out->set_tag(StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
+  }
+  if (params.size() < plan.parameter_count) {
+    return SqlError(SqlState::kUndefinedParameter,
+                    fmt::format("the statement needs {} parameters, {} given", plan.parameter_count,
+                                params.size()));
+  }
+  const Catalog& catalog = view.catalog();
+  for (const auto& [tree, name] : plan.trees) {
+    const TableInfo* table = catalog.table(tree);
+    const IndexInfo* index = catalog.index(tree);
+    bool same = (table != nullptr && table->schema.name == name) ||
+                (index != nullptr && index->schema.name == name);
+    if (!same) {
+      return SqlError(SqlState::kObjectNotInPrerequisiteState,
+                      fmt::format("\"{}\" changed since the statement was prepared; prepare it again",
+                                  name));
+    }
+  }
+  ExecEnv env;
+  env.view = &view;
+  env.write = write;
+  env.params = params;
+  try {
+    if (plan.explain) {
+      if (out != nullptr) {
+        for (const std::string& line : ExplainPlan(plan)) out->mutable_values().push_back(Value::Text(line));
+      }
+      return {};
+    }
+    uint64_t affected = 0;
+    switch (plan.kind) {
+      case StatementKind::kSelect: {
+        ResultTarget target(out);
+        RunSelect(*plan.select, &env, nullptr, &target);
+        affected = target.rows_;
+        break;
+      }
+      case StatementKind::kInsert: affected = ExecuteInsert(*plan.insert, &env); break;
+      case StatementKind::kUpdate: affected = ExecuteModify(*plan.modify, true, &env); break;
+      case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env); break;
+      default: ExecuteDdl(*plan.parsed.statement, write); break;
+    }
+    if (out != nullptr) out->set_affected(affected);
+  } catch (ExecFailure& failure) {
+    return failure.error;
+  }
+  return {};
+}
+
+}  // namespace
+
+SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> params,
+                                     ResultSet* out) const {
+  if (plan_->statement_class == StatementClass::kTransaction) {
+    return SqlError(SqlState::kActiveSqlTransaction,
+                    fmt::format("{} is run by a session, not inside a transaction function",
+                                StatementKindName(plan_->kind)));
+  }
+  return Run(*plan_, txn, &txn, params, out);
+}
+
+SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value> params,
+                                     ResultSet* out) const {
+  if (plan_->statement_class != StatementClass::kRead) {
+    return SqlError(SqlState::kFeatureNotSupported,
+                    fmt::format("{} needs a write transaction", StatementKindName(plan_->kind)));
+  }
+  return Run(*plan_, view, nullptr, params, out);
+}
+
+}  // namespace solo::sql

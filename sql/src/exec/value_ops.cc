@@ -1,0 +1,791 @@
+#include "exec/value_ops.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+
+namespace solo::sql {
+
+const int64_t kPow10[19] = {1LL,
+                            10LL,
+                            100LL,
+                            1000LL,
+                            10000LL,
+                            100000LL,
+                            1000000LL,
+                            10000000LL,
+                            100000000LL,
+                            1000000000LL,
+                            10000000000LL,
+                            100000000000LL,
+                            1000000000000LL,
+                            10000000000000LL,
+                            100000000000000LL,
+                            1000000000000000LL,
+                            10000000000000000LL,
+                            100000000000000000LL,
+                            1000000000000000000LL};
+
+void ThrowSql(SqlState state, std::string message, SourcePos pos) {
+  throw ExecFailure{SqlError(state, std::move(message), pos)};
+}
+
+namespace {
+
+[[noreturn]] void Overflow(SourcePos pos, std::string_view what = "numeric") {
+  ThrowSql(SqlState::kNumericValueOutOfRange, fmt::format("{} value out of range", what), pos);
+}
+
+// Divides with rounding half away from zero.
+__int128 DivRound(__int128 num, __int128 den) {
+  __int128 quot = num / den;
+  __int128 rem = num % den;
+  if (rem != 0) {
+    __int128 twice = rem < 0 ? -rem * 2 : rem * 2;
+    __int128 abs_den = den < 0 ? -den : den;
+    if (twice >= abs_den) quot += ((num < 0) != (den < 0)) ? -1 : 1;
+  }
+  return quot;
+}
+
+bool FitsInt64(__int128 value) { return value >= INT64_MIN && value <= INT64_MAX; }
+
+double ToDouble(const Value& value) {
+  switch (value.kind()) {
+    case ValueKind::kInt: return static_cast<double>(value.as_int());
+    case ValueKind::kDecimal:
+      return static_cast<double>(value.units()) / static_cast<double>(kPow10[value.scale()]);
+    case ValueKind::kDouble: return value.as_double();
+    default: return 0;
+  }
+}
+
+// Numeric value as (units, scale).
+void AsDecimal(const Value& value, int64_t* units, int* scale) {
+  if (value.kind() == ValueKind::kDecimal) {
+    *units = value.units();
+    *scale = value.scale();
+  } else {
+    *units = value.as_int();
+    *scale = 0;
+  }
+}
+
+std::string_view KindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kNull: return "unknown";
+    case ValueKind::kBool: return "boolean";
+    case ValueKind::kInt: return "integer";
+    case ValueKind::kDecimal: return "numeric";
+    case ValueKind::kDouble: return "double precision";
+    case ValueKind::kText: return "text";
+    case ValueKind::kTimestamp: return "timestamp";
+  }
+  return "?";
+}
+
+int Sign(int64_t diff) { return diff < 0 ? -1 : diff > 0 ? 1 : 0; }
+
+int CompareNumbers(const Value& left, const Value& right) {
+  if (left.kind() == ValueKind::kDouble || right.kind() == ValueKind::kDouble) {
+    double l = ToDouble(left), r = ToDouble(right);
+    return l < r ? -1 : l > r ? 1 : 0;
+  }
+  int64_t lu, ru;
+  int ls, rs;
+  AsDecimal(left, &lu, &ls);
+  AsDecimal(right, &ru, &rs);
+  if (ls == rs) return lu < ru ? -1 : lu > ru ? 1 : 0;
+  __int128 l = lu, r = ru;
+  if (ls < rs) l *= kPow10[rs - ls];
+  else r *= kPow10[ls - rs];
+  return l < r ? -1 : l > r ? 1 : 0;
+}
+
+}  // namespace
+
+bool IsNumeric(const Value& value) {
+  return value.kind() == ValueKind::kInt || value.kind() == ValueKind::kDecimal ||
+         value.kind() == ValueKind::kDouble;
+}
+
+int CompareValues(const Value& left, const Value& right, SourcePos pos) {
+  if (IsNumeric(left) && IsNumeric(right)) return CompareNumbers(left, right);
+  if (left.kind() == right.kind()) {
+    switch (left.kind()) {
+      case ValueKind::kText: {
+        int cmp = left.as_text().compare(right.as_text());
+        return cmp < 0 ? -1 : cmp > 0 ? 1 : 0;
+      }
+      case ValueKind::kBool:
+      case ValueKind::kTimestamp: return Sign(left.as_int() - right.as_int());
+      default: break;
+    }
+  }
+  // Text against a number or timestamp: the text is read as that type (as
+  // PostgreSQL reads an untyped literal).
+  if (left.kind() == ValueKind::kText && IsNumeric(right)) {
+    return CompareNumbers(ParseNumericText(left.as_text(), pos), right);
+  }
+  if (right.kind() == ValueKind::kText && IsNumeric(left)) {
+    return CompareNumbers(left, ParseNumericText(right.as_text(), pos));
+  }
+  if (left.kind() == ValueKind::kText && right.kind() == ValueKind::kTimestamp) {
+    return -CompareValues(right, left, pos);
+  }
+  if (left.kind() == ValueKind::kTimestamp && right.kind() == ValueKind::kText) {
+    int64_t micros;
+    if (!ParseTimestamp(right.as_text(), &micros)) {
+      ThrowSql(SqlState::kInvalidTextRepresentation,
+               fmt::format("invalid input syntax for type timestamp: \"{}\"", right.as_text()),
+               pos);
+    }
+    return left.as_int() < micros ? -1 : left.as_int() > micros ? 1 : 0;
+  }
+  ThrowSql(SqlState::kUndefinedFunction,
+           fmt::format("cannot compare {} with {}", KindName(left.kind()), KindName(right.kind())),
+           pos);
+}
+
+bool Rescale(int64_t units, int from_scale, int to_scale, int64_t* out) {
+  if (to_scale == from_scale) {
+    *out = units;
+    return true;
+  }
+  if (to_scale > from_scale) {
+    __int128 scaled = static_cast<__int128>(units) * kPow10[to_scale - from_scale];
+    if (!FitsInt64(scaled)) return false;
+    *out = static_cast<int64_t>(scaled);
+    return true;
+  }
+  *out = static_cast<int64_t>(DivRound(units, kPow10[from_scale - to_scale]));
+  return true;
+}
+
+void Negate(const Value& operand, Value* out, SourcePos pos) {
+  switch (operand.kind()) {
+    case ValueKind::kInt:
+      if (operand.as_int() == INT64_MIN) Overflow(pos, "bigint");
+      out->SetInt(-operand.as_int());
+      return;
+    case ValueKind::kDecimal:
+      if (operand.units() == INT64_MIN) Overflow(pos);
+      out->SetDecimal(-operand.units(), operand.scale());
+      return;
+    case ValueKind::kDouble: out->SetDouble(-operand.as_double()); return;
+    case ValueKind::kText: {
+      Value number = ParseNumericText(operand.as_text(), pos);
+      Negate(number, out, pos);
+      return;
+    }
+    default:
+      ThrowSql(SqlState::kUndefinedFunction,
+               fmt::format("operator does not exist: - {}", KindName(operand.kind())), pos);
+  }
+}
+
+void Arithmetic(BinaryOp op, const Value& left_in, const Value& right_in, Value* out,
+                SourcePos pos) {
+  const Value* left = &left_in;
+  const Value* right = &right_in;
+  Value left_number, right_number;
+  if (left->kind() == ValueKind::kText && IsNumeric(*right)) {
+    left_number = ParseNumericText(left->as_text(), pos);
+    left = &left_number;
+  }
+  if (right->kind() == ValueKind::kText && IsNumeric(*left)) {
+    right_number = ParseNumericText(right->as_text(), pos);
+    right = &right_number;
+  }
+  if (!IsNumeric(*left) || !IsNumeric(*right)) {
+    const char* name = op == BinaryOp::kAdd   ? "+"
+                       : op == BinaryOp::kSub ? "-"
+                       : op == BinaryOp::kMul ? "*"
+                       : op == BinaryOp::kDiv ? "/"
+                                              : "%";
+    ThrowSql(SqlState::kUndefinedFunction,
+             fmt::format("operator does not exist: {} {} {}", KindName(left->kind()), name,
+                         KindName(right->kind())),
+             pos);
+  }
+  if (left->kind() == ValueKind::kDouble || right->kind() == ValueKind::kDouble) {
+    double l = ToDouble(*left), r = ToDouble(*right), result = 0;
+    switch (op) {
+      case BinaryOp::kAdd: result = l + r; break;
+      case BinaryOp::kSub: result = l - r; break;
+      case BinaryOp::kMul: result = l * r; break;
+      case BinaryOp::kDiv:
+        if (r == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+        result = l / r;
+        break;
+      default:
+        if (r == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+        result = std::fmod(l, r);
+        break;
+    }
+    if (!std::isfinite(result)) Overflow(pos, "double precision");
+    out->SetDouble(result);
+    return;
+  }
+  if (left->kind() == ValueKind::kInt && right->kind() == ValueKind::kInt) {
+    int64_t l = left->as_int(), r = right->as_int(), result = 0;
+    bool overflow = false;
+    switch (op) {
+      case BinaryOp::kAdd: overflow = __builtin_add_overflow(l, r, &result); break;
+      case BinaryOp::kSub: overflow = __builtin_sub_overflow(l, r, &result); break;
+      case BinaryOp::kMul: overflow = __builtin_mul_overflow(l, r, &result); break;
+      case BinaryOp::kDiv:
+        if (r == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+        if (l == INT64_MIN && r == -1) overflow = true;
+        else result = l / r;
+        break;
+      default:
+        if (r == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+        result = r == -1 ? 0 : l % r;
+        break;
+    }
+    if (overflow) Overflow(pos, "bigint");
+    out->SetInt(result);
+    return;
+  }
+  int64_t lu, ru;
+  int ls, rs;
+  AsDecimal(*left, &lu, &ls);
+  AsDecimal(*right, &ru, &rs);
+  __int128 result = 0;
+  int scale = 0;
+  switch (op) {
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub: {
+      scale = std::max(ls, rs);
+      __int128 l = static_cast<__int128>(lu) * kPow10[scale - ls];
+      __int128 r = static_cast<__int128>(ru) * kPow10[scale - rs];
+      result = op == BinaryOp::kAdd ? l + r : l - r;
+      break;
+    }
+    case BinaryOp::kMul: {
+      result = static_cast<__int128>(lu) * ru;
+      scale = ls + rs;
+      if (scale > kMaxDecimalScale) {
+        result = DivRound(result, kPow10[scale - kMaxDecimalScale]);
+        scale = kMaxDecimalScale;
+      }
+      // Keep as many fraction digits as fit.
+      while (!FitsInt64(result) && scale > std::max(ls, rs)) {
+        result = DivRound(result, 10);
+        --scale;
+      }
+      break;
+    }
+    case BinaryOp::kDiv: {
+      if (ru == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+      scale = std::min(kMaxDecimalScale, std::max(ls, rs) + 6);
+      // lu/10^ls / (ru/10^rs) * 10^scale = lu * 10^(scale - ls + rs) / ru
+      int shift = scale - ls + rs;
+      __int128 num = lu;
+      __int128 den = ru;
+      while (shift > 0) {
+        int step = std::min(shift, 18);
+        if (num > (static_cast<__int128>(1) << 100) / kPow10[step] ||
+            num < -(static_cast<__int128>(1) << 100) / kPow10[step]) {
+          Overflow(pos);
+        }
+        num *= kPow10[step];
+        shift -= step;
+      }
+      if (shift < 0) den *= kPow10[-shift];
+      result = DivRound(num, den);
+      while (!FitsInt64(result) && scale > 0) {
+        result = DivRound(result, 10);
+        --scale;
+      }
+      break;
+    }
+    default: {  // kMod
+      if (ru == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
+      scale = std::max(ls, rs);
+      __int128 l = static_cast<__int128>(lu) * kPow10[scale - ls];
+      __int128 r = static_cast<__int128>(ru) * kPow10[scale - rs];
+      result = l % r;
+      break;
+    }
+  }
+  if (!FitsInt64(result)) Overflow(pos);
+  out->SetDecimal(static_cast<int64_t>(result), scale);
+}
+
+void Concat(const Value& left, const Value& right, Value* out) {
+  std::string text = left.kind() == ValueKind::kText ? left.as_text() : left.ToString();
+  text += right.kind() == ValueKind::kText ? right.as_text() : right.ToString();
+  out->SetText(text);
+}
+
+Value ParseNumber(std::string_view text, SourcePos pos) {
+  bool is_float = text.find_first_of("eE") != std::string_view::npos;
+  if (is_float) {
+    std::string copy(text);
+    errno = 0;
+    double value = std::strtod(copy.c_str(), nullptr);
+    if (errno == ERANGE || !std::isfinite(value)) Overflow(pos, "double precision");
+    return Value::Double(value);
+  }
+  __int128 units = 0;
+  int scale = 0;
+  bool after_dot = false;
+  for (char ch : text) {
+    if (ch == '.') {
+      after_dot = true;
+      continue;
+    }
+    if (ch < '0' || ch > '9') {
+      ThrowSql(SqlState::kInvalidTextRepresentation,
+               fmt::format("invalid input syntax for type numeric: \"{}\"", text), pos);
+    }
+    if (after_dot) {
+      if (scale == kMaxDecimalScale) continue;  // digits beyond 18 places are dropped
+      ++scale;
+    }
+    units = units * 10 + (ch - '0');
+    if (units > INT64_MAX) Overflow(pos);
+  }
+  if (!after_dot) return Value::Int(static_cast<int64_t>(units));
+  return Value::Decimal(static_cast<int64_t>(units), scale);
+}
+
+Value ParseNumericText(std::string_view text, SourcePos pos) {
+  std::string_view trimmed = text;
+  while (!trimmed.empty() && trimmed.front() == ' ') trimmed.remove_prefix(1);
+  while (!trimmed.empty() && trimmed.back() == ' ') trimmed.remove_suffix(1);
+  bool negative = false;
+  if (!trimmed.empty() && (trimmed.front() == '-' || trimmed.front() == '+')) {
+    negative = trimmed.front() == '-';
+    trimmed.remove_prefix(1);
+  }
+  bool valid = !trimmed.empty();
+  bool digit = false;
+  for (char ch : trimmed) {
+    if (ch >= '0' && ch <= '9') digit = true;
+    else if (ch != '.' && ch != 'e' && ch != 'E' && ch != '-' && ch != '+') valid = false;
+  }
+  if (!valid || !digit) {
+    ThrowSql(SqlState::kInvalidTextRepresentation,
+             fmt::format("invalid input syntax for type numeric: \"{}\"", text), pos);
+  }
+  Value number = ParseNumber(trimmed, pos);
+  if (!negative) return number;
+  Value result;
+  Negate(number, &result, pos);
+  return result;
+}
+
+solo::ColumnDef ColumnForType(const TypeName& type) {
+  solo::ColumnDef column;
+  switch (type.kind) {
+    case TypeName::Kind::kSmallInt: column.type = Type::kSmallInt; break;
+    case TypeName::Kind::kInteger: column.type = Type::kInteger; break;
+    case TypeName::Kind::kBigInt: column.type = Type::kBigInt; break;
+    case TypeName::Kind::kTimestamp: column.type = Type::kTimestamp; break;
+    case TypeName::Kind::kDouble:
+    case TypeName::Kind::kReal: column.type = Type::kDouble; break;
+    case TypeName::Kind::kText: column.type = Type::kText; break;
+    case TypeName::Kind::kChar:
+      column.type = Type::kChar;
+      column.length = type.length < 0 ? 1 : static_cast<uint32_t>(type.length);
+      break;
+    case TypeName::Kind::kVarchar:
+      if (type.length < 0) {
+        column.type = Type::kText;
+      } else {
+        column.type = Type::kVarChar;
+        column.length = static_cast<uint32_t>(type.length);
+      }
+      break;
+    case TypeName::Kind::kDecimal:
+      if (type.precision < 0) {
+        ThrowSql(SqlState::kFeatureNotSupported,
+                 "DECIMAL without a precision is not supported (use DECIMAL(p, s), p <= 18)",
+                 type.pos);
+      }
+      if (type.precision > 18) {
+        ThrowSql(SqlState::kFeatureNotSupported,
+                 fmt::format("DECIMAL precision {} is not supported (at most 18)", type.precision),
+                 type.pos);
+      }
+      column.type = Type::kDecimal;
+      column.precision = static_cast<uint8_t>(type.precision);
+      column.scale = static_cast<uint8_t>(type.scale < 0 ? 0 : type.scale);
+      break;
+  }
+  return column;
+}
+
+namespace {
+
+void CheckIntRange(int64_t value, Type type, SourcePos pos) {
+  switch (type) {
+    case Type::kSmallInt:
+      if (value < INT16_MIN || value > INT16_MAX) Overflow(pos, "smallint");
+      break;
+    case Type::kInteger:
+      if (value < INT32_MIN || value > INT32_MAX) Overflow(pos, "integer");
+      break;
+    default: break;
+  }
+}
+
+// A number rounded to an integer (PostgreSQL rounds numeric to int).
+int64_t ToInteger(const Value& value, SourcePos pos) {
+  switch (value.kind()) {
+    case ValueKind::kInt: return value.as_int();
+    case ValueKind::kDecimal: {
+      int64_t out;
+      Rescale(value.units(), value.scale(), 0, &out);
+      return out;
+    }
+    case ValueKind::kDouble: {
+      double rounded = std::nearbyint(value.as_double());
+      if (!(rounded >= -9.2233720368547758e18 && rounded < 9.2233720368547758e18)) {
+        Overflow(pos, "bigint");
+      }
+      return static_cast<int64_t>(rounded);
+    }
+    default: return 0;
+  }
+}
+
+[[noreturn]] void CannotCast(const Value& value, const solo::ColumnDef& column, SourcePos pos) {
+  ThrowSql(SqlState::kDatatypeMismatch,
+           fmt::format("cannot cast type {} to {}", KindName(value.kind()),
+                       type_name(column.type)),
+           pos);
+}
+
+// Shared by CastValue and ToEngine; `assign` selects assignment rules.
+void Convert(const Value& value, const solo::ColumnDef& column, Value* out, SourcePos pos, bool assign) {
+  if (value.is_null()) {
+    out->SetNull();
+    return;
+  }
+  switch (column.type) {
+    case Type::kSmallInt:
+    case Type::kInteger:
+    case Type::kBigInt: {
+      Value number;
+      const Value* source = &value;
+      if (value.kind() == ValueKind::kText) {
+        number = ParseNumericText(value.as_text(), pos);
+        if (number.kind() != ValueKind::kInt) {
+          ThrowSql(SqlState::kInvalidTextRepresentation,
+                   fmt::format("invalid input syntax for type integer: \"{}\"", value.as_text()),
+                   pos);
+        }
+        source = &number;
+      } else if (value.kind() == ValueKind::kBool && !assign) {
+        out->SetInt(value.as_int());
+        return;
+      } else if (!IsNumeric(value)) {
+        CannotCast(value, column, pos);
+      }
+      int64_t result = ToInteger(*source, pos);
+      CheckIntRange(result, column.type, pos);
+      out->SetInt(result);
+      return;
+    }
+    case Type::kDecimal: {
+      Value number;
+      const Value* source = &value;
+      if (value.kind() == ValueKind::kText) {
+        number = ParseNumericText(value.as_text(), pos);
+        source = &number;
+      } else if (!IsNumeric(value)) {
+        CannotCast(value, column, pos);
+      }
+      int64_t units;
+      if (source->kind() == ValueKind::kDouble) {
+        double scaled = std::nearbyint(source->as_double() * static_cast<double>(kPow10[column.scale]));
+        if (!(scaled > -9.2e18 && scaled < 9.2e18)) Overflow(pos);
+        units = static_cast<int64_t>(scaled);
+      } else {
+        int64_t su;
+        int ss;
+        AsDecimal(*source, &su, &ss);
+        if (!Rescale(su, ss, column.scale, &units)) Overflow(pos);
+      }
+      if (column.precision > 0 && column.precision < 19 &&
+          (units >= kPow10[column.precision] || units <= -kPow10[column.precision])) {
+        Overflow(pos);
+      }
+      out->SetDecimal(units, column.scale);
+      return;
+    }
+    case Type::kDouble: {
+      if (value.kind() == ValueKind::kText) {
+        Value number = ParseNumericText(value.as_text(), pos);
+        out->SetDouble(ToDouble(number));
+      } else if (IsNumeric(value)) {
+        out->SetDouble(ToDouble(value));
+      } else {
+        CannotCast(value, column, pos);
+      }
+      return;
+    }
+    case Type::kTimestamp: {
+      if (value.kind() == ValueKind::kTimestamp) {
+        out->SetTimestamp(value.as_int());
+      } else if (value.kind() == ValueKind::kText) {
+        int64_t micros;
+        if (!ParseTimestamp(value.as_text(), &micros)) {
+          ThrowSql(SqlState::kInvalidTextRepresentation,
+                   fmt::format("invalid input syntax for type timestamp: \"{}\"", value.as_text()),
+                   pos);
+        }
+        out->SetTimestamp(micros);
+      } else {
+        CannotCast(value, column, pos);
+      }
+      return;
+    }
+    case Type::kChar:
+    case Type::kVarChar:
+    case Type::kText: {
+      if (value.kind() == ValueKind::kText) {
+        if (out != &value) out->SetText(value.as_text());
+      } else {
+        out->SetText(value.ToString());
+      }
+      if (column.length > 0 && out->as_text().size() > column.length) {
+        // Trailing spaces beyond the length are dropped (SQL standard).
+        std::string& text = out->mutable_text();
+        if (!assign || text.find_first_not_of(' ', column.length) == std::string::npos) {
+          text.resize(column.length);
+        } else {
+          ThrowSql(SqlState::kStringDataRightTruncation,
+                   fmt::format("value too long for type {}({})",
+                               column.type == Type::kChar ? "character" : "character varying",
+                               column.length),
+                   pos);
+        }
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void CastValue(const Value& value, const solo::ColumnDef& column, Value* out, SourcePos pos) {
+  Convert(value, column, out, pos, /*assign=*/false);
+}
+
+void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* out) {
+  if (value.is_null()) {
+    if (column.not_null) {
+      ThrowSql(SqlState::kNotNullViolation,
+               fmt::format("null value in column \"{}\" violates not-null constraint", column.name));
+    }
+    *out = solo::Value::Null();
+    return;
+  }
+  Value converted;
+  Convert(value, column, &converted, {}, /*assign=*/true);
+  switch (converted.kind()) {
+    case ValueKind::kInt:
+    case ValueKind::kDecimal:
+    case ValueKind::kTimestamp: *out = solo::Value::Int(converted.as_int()); break;
+    case ValueKind::kDouble: *out = solo::Value::Double(converted.as_double()); break;
+    case ValueKind::kText: *out = solo::Value::String(converted.as_text()); break;
+    default: *out = solo::Value::Null(); break;
+  }
+}
+
+void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out) {
+  if (value.is_null()) {
+    out->SetNull();
+    return;
+  }
+  switch (column.type) {
+    case Type::kSmallInt:
+    case Type::kInteger:
+    case Type::kBigInt: out->SetInt(value.as_int()); break;
+    case Type::kDecimal: out->SetDecimal(value.as_int(), column.scale); break;
+    case Type::kTimestamp: out->SetTimestamp(value.as_int()); break;
+    case Type::kDouble: out->SetDouble(value.as_double()); break;
+    default: out->SetText(value.as_string()); break;
+  }
+}
+
+void AppendHashKey(const Value& value, std::string* out) {
+  char tag;
+  switch (value.kind()) {
+    case ValueKind::kNull: out->push_back('N'); return;
+    case ValueKind::kText:
+      out->push_back('T');
+      out->append(value.as_text());
+      out->push_back('\0');
+      out->append(std::to_string(value.as_text().size()));
+      out->push_back(';');
+      return;
+    case ValueKind::kDouble: {
+      double number = value.as_double();
+      if (number == std::trunc(number) && std::fabs(number) < 9e18) {
+        tag = 'I';
+        out->push_back(tag);
+        out->append(std::to_string(static_cast<int64_t>(number)));
+      } else {
+        out->append(fmt::format("D{}", number));
+      }
+      out->push_back(';');
+      return;
+    }
+    case ValueKind::kDecimal: {
+      // Normalize: drop trailing zeros of the fraction.
+      int64_t units = value.units();
+      int scale = value.scale();
+      while (scale > 0 && units % 10 == 0) {
+        units /= 10;
+        --scale;
+      }
+      if (scale == 0) out->append(fmt::format("I{};", units));
+      else out->append(fmt::format("M{}e{};", units, scale));
+      return;
+    }
+    case ValueKind::kInt: out->append(fmt::format("I{};", value.as_int())); return;
+    case ValueKind::kBool: out->append(value.as_bool() ? "B1;" : "B0;"); return;
+    case ValueKind::kTimestamp: out->append(fmt::format("S{};", value.as_int())); return;
+  }
+}
+
+bool Like(std::string_view text, std::string_view pattern, int escape) {
+  // Iterative matching with backtracking to the last %.
+  size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
+  while (t < text.size()) {
+    if (p < pattern.size()) {
+      char pc = pattern[p];
+      if (escape >= 0 && pc == static_cast<char>(escape) && p + 1 < pattern.size()) {
+        if (text[t] == pattern[p + 1]) {
+          t++;
+          p += 2;
+          continue;
+        }
+      } else if (pc == '%') {
+        star_p = p++;
+        star_t = t;
+        continue;
+      } else if (pc == '_') {
+        // One character: a whole UTF-8 sequence.
+        t++;
+        while (t < text.size() && (static_cast<unsigned char>(text[t]) & 0xC0) == 0x80) t++;
+        p++;
+        continue;
+      } else if (pc == text[t]) {
+        t++;
+        p++;
+        continue;
+      }
+    }
+    if (star_p == std::string_view::npos) return false;
+    p = star_p + 1;
+    t = ++star_t;
+  }
+  while (p < pattern.size() && pattern[p] == '%') p++;
+  return p == pattern.size();
+}
+
+// --- public value functions ---------------------------------------------------------------
+
+std::string FormatDecimal(int64_t units, int scale) {
+  if (scale == 0) return std::to_string(units);
+  bool negative = units < 0;
+  unsigned __int128 magnitude =
+      negative ? static_cast<unsigned __int128>(-static_cast<__int128>(units)) : units;
+  uint64_t whole = static_cast<uint64_t>(magnitude / kPow10[scale]);
+  uint64_t fraction = static_cast<uint64_t>(magnitude % kPow10[scale]);
+  return fmt::format("{}{}.{:0>{}}", negative ? "-" : "", whole, fraction, scale);
+}
+
+std::string FormatTimestamp(int64_t micros) {
+  int64_t seconds = micros / 1000000;
+  int64_t fraction = micros % 1000000;
+  if (fraction < 0) {
+    fraction += 1000000;
+    seconds -= 1;
+  }
+  time_t time = static_cast<time_t>(seconds);
+  struct tm parts;
+  gmtime_r(&time, &parts);
+  std::string out = fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", parts.tm_year + 1900,
+                                parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min,
+                                parts.tm_sec);
+  if (fraction != 0) out += fmt::format(".{:06}", fraction);
+  return out;
+}
+
+bool ParseTimestamp(std::string_view text, int64_t* micros) {
+  int year, month, day, hour = 0, minute = 0, second = 0;
+  char buffer[64];
+  if (text.size() >= sizeof(buffer)) return false;
+  std::copy(text.begin(), text.end(), buffer);
+  buffer[text.size()] = '\0';
+  int consumed = 0;
+  if (std::sscanf(buffer, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) return false;
+  const char* rest = buffer + consumed;
+  int64_t fraction = 0;
+  if (*rest == ' ' || *rest == 'T') {
+    int more = 0;
+    if (std::sscanf(rest + 1, "%2d:%2d:%2d%n", &hour, &minute, &second, &more) != 3) return false;
+    rest += 1 + more;
+    if (*rest == '.') {
+      ++rest;
+      int digits = 0;
+      while (*rest >= '0' && *rest <= '9') {
+        if (digits < 6) fraction = fraction * 10 + (*rest - '0');
+        ++digits;
+        ++rest;
+      }
+      if (digits == 0) return false;
+      for (; digits < 6; ++digits) fraction *= 10;
+    }
+  }
+  if (*rest != '\0') return false;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
+    return false;
+  }
+  // Days from civil (Howard Hinnant's algorithm).
+  int y = year - (month <= 2 ? 1 : 0);
+  int era = (y >= 0 ? y : y - 399) / 400;
+  int yoe = y - era * 400;
+  int doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
+  *micros = ((days * 24 + hour) * 60 + minute) * 60 * 1000000LL + second * 1000000LL + fraction;
+  return true;
+}
+
+std::string Value::ToString() const {
+  switch (kind_) {
+    case ValueKind::kNull: return "NULL";
+    case ValueKind::kBool: return int_ ? "true" : "false";
+    case ValueKind::kInt: return std::to_string(int_);
+    case ValueKind::kDecimal: return FormatDecimal(int_, scale_);
+    case ValueKind::kDouble: return fmt::format("{}", double_);
+    case ValueKind::kText: return text_;
+    case ValueKind::kTimestamp: return FormatTimestamp(int_);
+  }
+  return "";
+}
+
+bool Value::operator==(const Value& other) const {
+  if (kind_ != other.kind_) return false;
+  switch (kind_) {
+    case ValueKind::kNull: return true;
+    case ValueKind::kDouble: return double_ == other.double_;
+    case ValueKind::kText: return text_ == other.text_;
+    case ValueKind::kDecimal: return int_ == other.int_ && scale_ == other.scale_;
+    default: return int_ == other.int_;
+  }
+}
+
+}  // namespace solo::sql

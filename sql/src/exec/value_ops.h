@@ -1,0 +1,70 @@
+// Operations on sql::Value for the executor: comparison, arithmetic with
+// exact decimals (overflow 22003, division by zero 22012), casts and the
+// conversions between SQL values and the engine's column values.
+// Errors are thrown as ExecFailure (see exec_failure.h), caught at the
+// statement's boundary. All functions are pure: any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "solo/schema.h"
+#include "solo/sql/ast.h"
+#include "solo/sql/error.h"
+#include "solo/sql/value.h"
+
+namespace solo::sql {
+
+// An error that ends the execution of one statement. Thrown only inside the
+// SQL layer and caught where a statement's execution starts.
+struct ExecFailure {
+  SqlError error;
+};
+[[noreturn]] void ThrowSql(SqlState state, std::string message, SourcePos pos = {});
+
+inline constexpr int kMaxDecimalScale = 18;
+extern const int64_t kPow10[19];
+
+bool IsNumeric(const Value& value);
+// Three-way comparison of two non-NULL values: <0, 0, >0. Numbers compare by
+// value across kinds; text with a number or timestamp is converted first
+// (22P02 if it cannot be); other mixes are 42883.
+int CompareValues(const Value& left, const Value& right, SourcePos pos = {});
+
+// Binary arithmetic on non-NULL values into *out.
+void Arithmetic(BinaryOp op, const Value& left, const Value& right, Value* out, SourcePos pos);
+void Negate(const Value& operand, Value* out, SourcePos pos);
+// left || right, both non-NULL (any kinds, printed as text).
+void Concat(const Value& left, const Value& right, Value* out);
+
+// Rescales units from one scale to another, rounding half away from zero.
+// Returns false on overflow.
+bool Rescale(int64_t units, int from_scale, int to_scale, int64_t* out);
+// Parses a numeric literal as written ("42", "1.50", ".5", "1e3").
+Value ParseNumber(std::string_view text, SourcePos pos);
+// Parses text as a number for a cast or comparison ("  -12.5 "); 22P02 if not one.
+Value ParseNumericText(std::string_view text, SourcePos pos);
+
+// The engine column type of a SQL type name (see sql/README.md "Types").
+// Throws 0A000/22023 for what the engine cannot store.
+solo::ColumnDef ColumnForType(const TypeName& type);
+
+// CAST(value AS column's type): rounds, truncates strings to the length
+// (PostgreSQL), 22003 out of range, 22P02 bad text.
+void CastValue(const Value& value, const solo::ColumnDef& column, Value* out, SourcePos pos);
+
+// Converts a SQL value for storing in `column` (assignment): like CastValue,
+// but text longer than the column is 22001 and NULL into NOT NULL is 23502.
+void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* out);
+// The SQL value of an engine column value.
+void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out);
+
+// Appends a byte string that is equal for equal values (numbers of any kind
+// compare by value), for hashing in GROUP BY, DISTINCT and IN.
+void AppendHashKey(const Value& value, std::string* out);
+
+// LIKE with % and _ and an optional escape character (0 for none).
+bool Like(std::string_view text, std::string_view pattern, int escape);
+
+}  // namespace solo::sql
