@@ -372,4 +372,52 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
   return Status::OK();
 }
 
+// --- DROP (added for the SQL layer) ---------------------------------------------
+
+Status WriteTxn::drop_index(IndexId index) {
+  SOLO_ASSERT(db_->on_owner_thread());
+  if (rolled_back_) return Status::Aborted("transaction was rolled back");
+  const IndexInfo* info = catalog_->index(index);
+  if (info == nullptr) return Status::NotFound("not an index id");
+  std::vector<std::string> keys;
+  {
+    Result<Cursor> cursor = scan(index, KeyRange::All());
+    for (; cursor->valid(); cursor->next()) keys.emplace_back(cursor->key());
+  }
+  for (const std::string& key : keys) db_->tree_remove(index, key);
+  auto table_info = std::make_shared<TableInfo>(*catalog_->table(info->table));
+  std::erase(table_info->indexes, index);
+  auto catalog = std::make_unique<Catalog>(*catalog_);
+  catalog->entries_[info->table].table = table_info;
+  catalog->entries_[index].index = nullptr;
+  db_->set_catalog(std::move(catalog));
+  refresh_view();
+  return Status::OK();
+}
+
+Status WriteTxn::drop_table(TableId table) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  std::vector<IndexId> indexes = info->indexes;
+  for (IndexId index : indexes) {
+    status = drop_index(index);
+    if (!status.ok()) return status;
+  }
+  std::vector<std::string> keys;
+  {
+    Result<Cursor> cursor = scan(table, KeyRange::All());
+    for (; cursor->valid(); cursor->next()) keys.emplace_back(cursor->key());
+  }
+  for (const std::string& key : keys) {
+    status = erase(table, key);
+    if (!status.ok()) return status;
+  }
+  auto catalog = std::make_unique<Catalog>(*catalog_);
+  catalog->entries_[table].table = nullptr;
+  db_->set_catalog(std::move(catalog));
+  refresh_view();
+  return Status::OK();
+}
+
 }  // namespace solo

@@ -82,6 +82,11 @@ class WriteTxn : public TxnView {
   // table's rows and fails with AlreadyExists if a unique index would not be.
   Result<TableId> create_table(const TableSchema& schema);
   Result<IndexId> create_index(const IndexSchema& schema);
+  // Removes an index (its entries, then its catalog entry), or a table with
+  // its indexes and rows. The tree id is not reused; the name is free again.
+  // Undone like any change if the transaction is. NotFound for a bad id.
+  Status drop_index(IndexId index);
+  Status drop_table(TableId table);
 
   // Inserts a row (one Value per column). AlreadyExists if the primary key or
   // a unique index key exists; Constraint/InvalidArgument for a bad value.
