@@ -140,11 +140,32 @@ void Drop(const DropStmt& drop, WriteTxn* txn) {
     ThrowSql(SqlState::kUndefinedObject, fmt::format("index \"{}\" does not exist", drop.name.name),
              drop.name.pos);
   }
-  // The engine has no way to remove a tree from the catalog yet.
-  ThrowSql(SqlState::kFeatureNotSupported,
-           fmt::format("DROP {} of an existing {} is not supported yet", is_table ? "TABLE" : "INDEX",
-                       is_table ? "table" : "index"),
-           drop.pos);
+  Status status;
+  if (is_table) {
+    const TableInfo* table = catalog.find_table(drop.name.name);
+    if (drop.name.name.starts_with("__solo_")) {
+      ThrowSql(SqlState::kFeatureNotSupported, "cannot drop a system table", drop.name.pos);
+    }
+    status = txn->drop_table(table->id);
+    // Its DEFAULT expressions go with it.
+    const TableInfo* defaults = txn->catalog().find_table(kDefaultsTable);
+    if (status.ok() && defaults != nullptr) {
+      std::string prefix;
+      std::vector<solo::Value> key = {solo::Value::String(drop.name.name)};
+      std::vector<uint32_t> key_columns = {0};
+      std::vector<std::string> keys;
+      if (append_key(defaults->schema, key_columns, key, &prefix).ok()) {
+        solo::Result<Cursor> cursor = txn->scan(defaults->id, KeyRange::Prefix(prefix));
+        for (; cursor.ok() && cursor->valid(); cursor->next()) keys.emplace_back(cursor->key());
+      }
+      for (const std::string& row_key : keys) {
+        if (status.ok()) status = txn->erase(defaults->id, row_key);
+      }
+    }
+  } else {
+    status = txn->drop_index(catalog.find_index(drop.name.name)->id);
+  }
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, status.ToString(), drop.pos);
 }
 
 }  // namespace
