@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "tpcc/pg_backend.h"
+#include "tpcc/solo_backend.h"
 #include "tpcc/sqlite_backend.h"
 
 namespace tpcc {
@@ -11,7 +12,9 @@ namespace tpcc {
 std::unique_ptr<Backend> make_backend(const BackendOptions& options) {
   if (options.engine == "sqlite") return std::make_unique<SqliteBackend>(options);
   if (options.engine == "postgres") return std::make_unique<PgBackend>(options);
-  throw std::invalid_argument("unknown engine '" + options.engine + "' (known: sqlite, postgres)");
+  if (options.engine == "solo") return std::make_unique<SoloBackend>(options);
+  throw std::invalid_argument("unknown engine '" + options.engine +
+                              "' (known: solo, sqlite, postgres)");
 }
 
 }  // namespace tpcc

@@ -41,7 +41,7 @@ commands:
   help     this text
 
 options:
-  --engine NAME        sqlite or postgres (default: sqlite)
+  --engine NAME        solo, sqlite or postgres (default: sqlite)
   --warehouses W       number of warehouses, W >= 1 (default 1)
   --terminals T        terminal threads, T >= 1 (default 4); terminal i has home
                        warehouse i % W + 1 and district (i / W) % 10 + 1

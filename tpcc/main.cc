@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,12 @@ int command_crosscheck(const CliOptions& options) {
   if (base.empty()) {
     base = options.backend.storage == tpcc::Storage::kRam ? "/dev/shm/solo-crosscheck"
                                                           : "tpcc-crosscheck";
+  }
+  std::error_code mkdir_error;
+  std::filesystem::create_directories(base, mkdir_error);
+  if (mkdir_error) {
+    throw tpcc::BackendError(
+        fmt::format("cannot create directory '{}': {}", base, mkdir_error.message()));
   }
   std::vector<std::unique_ptr<tpcc::Backend>> backends;
   for (const std::string& engine : options.engines) {

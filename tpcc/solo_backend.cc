@@ -1,0 +1,272 @@
+#include "tpcc/solo_backend.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <stdexcept>
+
+#include "solo/database.h"
+#include "solo/sql/statement.h"
+#include "tpcc/sysinfo.h"
+
+namespace tpcc {
+namespace {
+
+using solo::sql::PreparedStatement;
+using SqlValue = solo::sql::Value;
+
+void to_sql(const Value& value, SqlValue* out) {
+  std::visit(
+      [out](const auto& held) {
+        using T = std::decay_t<decltype(held)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          out->SetNull();
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          out->SetInt(held);
+        } else if constexpr (std::is_same_v<T, Decimal>) {
+          out->SetDecimal(held.units, held.scale);
+        } else if constexpr (std::is_same_v<T, double>) {
+          out->SetDouble(held);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          out->SetText(held);
+        } else {
+          out->SetTimestamp(held.micros);
+        }
+      },
+      value);
+}
+
+Value from_sql(const SqlValue& value) {
+  switch (value.kind()) {
+    case solo::sql::ValueKind::kNull: return std::monostate{};
+    case solo::sql::ValueKind::kBool: return int64_t{value.as_bool() ? 1 : 0};
+    case solo::sql::ValueKind::kInt: return value.as_int();
+    case solo::sql::ValueKind::kDecimal: return Decimal{value.units(), value.scale()};
+    case solo::sql::ValueKind::kDouble: return value.as_double();
+    case solo::sql::ValueKind::kText: return value.as_text();
+    case solo::sql::ValueKind::kTimestamp: return Timestamp{value.as_timestamp()};
+  }
+  return std::monostate{};
+}
+
+// The statements of one connection and the buffers one execution reuses.
+struct ConnectionState {
+  std::vector<PreparedStatement> statements;
+  std::vector<SqlValue> params;
+  solo::sql::ResultSet result;
+
+  const PreparedStatement& statement(StmtId stmt) const {
+    if (stmt < 0 || static_cast<size_t>(stmt) >= statements.size()) {
+      throw BackendError(fmt::format("solo: unknown statement id {}", stmt));
+    }
+    return statements[stmt];
+  }
+
+  void bind(const std::vector<Value>& values) {
+    params.resize(values.size());
+    for (size_t idx = 0; idx < values.size(); ++idx) to_sql(values[idx], &params[idx]);
+  }
+
+  void copy_out(Rows* out) const {
+    out->clear();
+    out->set_columns(result.column_count());
+    for (size_t row = 0; row < result.row_count(); ++row) {
+      for (size_t col = 0; col < result.column_count(); ++col) out->push(from_sql(result.at(row, col)));
+    }
+  }
+};
+
+[[noreturn]] void throw_sql(const PreparedStatement& stmt, const solo::sql::SqlError& error) {
+  throw BackendError(fmt::format("solo: {} in: {}", error.ToString(), stmt.sql()));
+}
+
+// A body's view of a write transaction, on the owner thread.
+class SoloWriteTxn final : public Txn {
+ public:
+  SoloWriteTxn(solo::WriteTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
+  void exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+    const PreparedStatement& stmt = state_.statement(stmt_id);
+    state_.bind(params);
+    solo::sql::SqlStatus status =
+        stmt.read_only()
+            ? stmt.Execute(static_cast<const solo::TxnView&>(txn_), state_.params, &state_.result)
+            : stmt.Execute(txn_, state_.params, &state_.result);
+    if (!status.ok()) throw_sql(stmt, status.error());
+    if (out != nullptr) state_.copy_out(out);
+  }
+
+ private:
+  solo::WriteTxn& txn_;
+  ConnectionState& state_;
+};
+
+// A body's view of a read-only transaction, on the caller's thread.
+class SoloReadTxn final : public Txn {
+ public:
+  SoloReadTxn(const solo::ReadTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
+  void exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+    const PreparedStatement& stmt = state_.statement(stmt_id);
+    if (!stmt.read_only()) {
+      throw BackendError("solo: a read-only transaction cannot run: " + stmt.sql());
+    }
+    state_.bind(params);
+    solo::sql::SqlStatus status = stmt.Execute(txn_, state_.params, &state_.result);
+    if (!status.ok()) throw_sql(stmt, status.error());
+    if (out != nullptr) state_.copy_out(out);
+  }
+
+ private:
+  const solo::ReadTxn& txn_;
+  ConnectionState& state_;
+};
+
+class SoloConnection final : public Connection {
+ public:
+  explicit SoloConnection(solo::Database& db) : db_(db) {}
+
+  StmtId prepare(const std::string& sql) override {
+    std::optional<solo::sql::SqlError> error;
+    solo::Status status = db_.read([&](solo::ReadTxn& txn) {
+      auto prepared = PreparedStatement::Prepare(txn, sql);
+      if (!prepared.ok()) {
+        error = prepared.error();
+      } else {
+        state_.statements.push_back(std::move(prepared).value());
+      }
+      return solo::Status::OK();
+    });
+    if (error) throw BackendError(fmt::format("solo: {} in: {}", error->ToString(), sql));
+    if (!status.ok()) throw BackendError("solo: " + status.ToString());
+    return static_cast<StmtId>(state_.statements.size() - 1);
+  }
+
+  TxnResult write(const TxnBody& body) override {
+    TxnResult result;
+    std::string error;
+    solo::Status status = db_.write([&](solo::WriteTxn& txn) {
+      SoloWriteTxn view(txn, state_);
+      try {
+        result.outcome = body(view);
+      } catch (const std::exception& failure) {
+        error = failure.what();
+        txn.rollback();
+        return solo::Status::Aborted(error);
+      }
+      if (result.outcome == Outcome::kRollback) txn.rollback();
+      return solo::Status::OK();
+    });
+    if (!error.empty()) throw BackendError(error);
+    if (!status.ok() && result.outcome != Outcome::kRollback) {
+      throw BackendError("solo: " + status.ToString());
+    }
+    return result;
+  }
+
+  TxnResult read(const TxnBody& body) override {
+    TxnResult result;
+    std::string error;
+    solo::Status status = db_.read([&](solo::ReadTxn& txn) {
+      SoloReadTxn view(txn, state_);
+      try {
+        result.outcome = body(view);
+      } catch (const std::exception& failure) {
+        error = failure.what();
+      }
+      return solo::Status::OK();
+    });
+    if (!error.empty()) throw BackendError(error);
+    if (!status.ok()) throw BackendError("solo: " + status.ToString());
+    return result;
+  }
+
+  void execute_script(const std::string& sql) override {
+    std::string error;
+    solo::Status status = db_.write([&](solo::WriteTxn& txn) {
+      auto prepared = PreparedStatement::Prepare(txn, sql);
+      if (!prepared.ok()) {
+        error = prepared.error().ToString();
+        return solo::Status::InvalidArgument(error);
+      }
+      solo::sql::SqlStatus executed = prepared.value().Execute(txn, {}, nullptr);
+      if (!executed.ok()) {
+        error = executed.error().ToString();
+        return solo::Status::InvalidArgument(error);
+      }
+      return solo::Status::OK();
+    });
+    if (!error.empty()) throw BackendError(fmt::format("solo: {} in: {}", error, sql));
+    if (!status.ok()) throw BackendError("solo: " + status.ToString());
+  }
+
+ private:
+  solo::Database& db_;
+  ConnectionState state_;
+};
+
+}  // namespace
+
+SoloBackend::SoloBackend(const BackendOptions& options) {
+  if (options.storage == Storage::kDisk) {
+    throw std::invalid_argument(
+        "solo keeps its database in memory until durability (log and checkpoints) lands; "
+        "use --storage ram");
+  }
+  open();
+}
+
+SoloBackend::~SoloBackend() {
+  if (db_) db_->close();
+}
+
+void SoloBackend::open() {
+  rss_before_open_ = resident_bytes();
+  auto opened = solo::Database::open(solo::Options{});
+  if (!opened.ok()) throw BackendError("solo: cannot open: " + opened.status().ToString());
+  db_ = std::move(opened.value());
+}
+
+bool SoloBackend::exists() {
+  bool found = false;
+  db_->read([&](solo::ReadTxn& txn) {
+    found = txn.catalog().find_table("tpcc_meta") != nullptr;
+    return solo::Status::OK();
+  });
+  return found;
+}
+
+void SoloBackend::destroy() {
+  db_->close();
+  db_.reset();
+  open();
+}
+
+std::unique_ptr<Connection> SoloBackend::connect() {
+  return std::make_unique<SoloConnection>(*db_);
+}
+
+std::string SoloBackend::describe_config() const {
+  const solo::Options& options = db_->options();
+  return fmt::format("in-memory; owner thread; reclaim_batch={}; reuse_retired={}",
+                     options.reclaim_batch, options.reuse_retired);
+}
+
+void SoloBackend::begin_measurement() {
+  solo::Stats stats = db_->stats();
+  busy_ns_at_start_ = stats.owner_busy_ns;
+  idle_ns_at_start_ = stats.owner_idle_ns;
+}
+
+std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
+  solo::Stats stats = db_->stats();
+  double busy = static_cast<double>(stats.owner_busy_ns - busy_ns_at_start_);
+  double idle = static_cast<double>(stats.owner_idle_ns - idle_ns_at_start_);
+  double state = static_cast<double>(stats.state_bytes);
+  double added = static_cast<double>(resident_bytes() - rss_before_open_);
+  return {
+      {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
+      {"state_bytes", state},
+      {"rss_over_state", state > 0 ? added / state : 0.0},
+  };
+}
+
+}  // namespace tpcc
