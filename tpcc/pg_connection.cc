@@ -29,11 +29,26 @@ bool is_retryable_state(const std::string& sqlstate) {
          || sqlstate == "40P01";  // deadlock_detected
 }
 
-// The server's message without its trailing newline(s).
-std::string trimmed(const char* what) {
+// The server's message on one line: "ERROR:  " dropped, the lines (DETAIL,
+// HINT, CONTEXT, libpq's hints) trimmed and joined with "; ".
+std::string one_line(const char* what) {
   std::string text = what;
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  if (text.rfind("ERROR:", 0) == 0) text.erase(0, text.find_first_not_of(' ', 6));
+  std::string joined;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    const size_t first = line.find_first_not_of(" \t");
+    const size_t last = line.find_last_not_of(" \t\r");
+    if (first != std::string::npos) {
+      if (!joined.empty()) joined += "; ";
+      joined += line.substr(first, last - first + 1);
+    }
+    start = end + 1;
+  }
+  return joined;
 }
 
 // Converts a libpqxx exception (the current one) about `what` into a
@@ -43,27 +58,27 @@ std::string trimmed(const char* what) {
     throw;
   } catch (const pqxx::sql_error& error) {
     const std::string& state = error.sqlstate();
-    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE {})", what, trimmed(error.what()),
+    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE {})", what, one_line(error.what()),
                                    state.empty() ? "unknown" : state),
                        is_retryable_state(state));
   } catch (const pqxx::serialization_failure& error) {
     // libpqxx 6 derives these from pqxx::failure, not sql_error.
-    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40001)", what, trimmed(error.what())),
+    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40001)", what, one_line(error.what())),
                        /*retryable=*/true);
   } catch (const pqxx::deadlock_detected& error) {
-    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40P01)", what, trimmed(error.what())),
+    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40P01)", what, one_line(error.what())),
                        /*retryable=*/true);
   } catch (const pqxx::statement_completion_unknown& error) {
-    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40003)", what, trimmed(error.what())));
+    throw BackendError(fmt::format("postgres: {}: {} (SQLSTATE 40003)", what, one_line(error.what())));
   } catch (const pqxx::in_doubt_error& error) {
     throw BackendError(fmt::format("postgres: {}: the commit's outcome is unknown: {}", what,
-                                   trimmed(error.what())));
+                                   one_line(error.what())));
   } catch (const pqxx::broken_connection& error) {
-    throw BackendError(fmt::format("postgres: {}: connection lost: {}", what, trimmed(error.what())));
+    throw BackendError(fmt::format("postgres: {}: connection lost: {}", what, one_line(error.what())));
   } catch (const pqxx::failure& error) {
-    throw BackendError(fmt::format("postgres: {}: {}", what, trimmed(error.what())));
+    throw BackendError(fmt::format("postgres: {}: {}", what, one_line(error.what())));
   } catch (const pqxx::usage_error& error) {
-    throw BackendError(fmt::format("postgres: {}: {}", what, trimmed(error.what())));
+    throw BackendError(fmt::format("postgres: {}: {}", what, one_line(error.what())));
   }
 }
 
@@ -236,18 +251,16 @@ PgConnection::PgConnection(std::shared_ptr<const PgShared> shared) : shared_(std
     // server's defaults are (these matter for a server given by --pg-url).
     impl_->conn.set_variable("DateStyle", "'ISO, YMD'");
     impl_->conn.set_variable("TimeZone", "'UTC'");
-  } catch (...) {
-    const std::string where = "connect to " + shared_->where;
-    try {
-      rethrow_as_backend_error(where);
-    } catch (const BackendError& error) {
-      std::string message = error.what();
-      if (message.find("too many clients") != std::string::npos) {
-        message += " (restart the cluster with more connections: scripts/pg stop, then "
-                   "scripts/pg start --terminals T)";
-      }
-      throw BackendError(message);
+  } catch (const pqxx::broken_connection& error) {
+    std::string message =
+        fmt::format("postgres: cannot connect to {}: {}", shared_->where, one_line(error.what()));
+    if (message.find("too many clients") != std::string::npos) {
+      message += " (restart the cluster with more connections: scripts/pg stop, then "
+                 "scripts/pg start --terminals T)";
     }
+    throw BackendError(message);
+  } catch (...) {
+    rethrow_as_backend_error("connect to " + shared_->where);
   }
 }
 

@@ -262,8 +262,11 @@ TEST_CASE("pg: errors carry the server's message", "[pg]") {
       FAIL("prepare accepted bad SQL");
     } catch (const BackendError& error) {
       CHECK_FALSE(error.retryable());
-      CHECK(std::string(error.what()).find("syntax error") != std::string::npos);
-      CHECK(std::string(error.what()).find("42601") != std::string::npos);
+      const std::string message = error.what();
+      CHECK(message.find("syntax error") != std::string::npos);
+      CHECK(message.find("42601") != std::string::npos);
+      CHECK(message.find("SELEC 1") != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
     }
     CHECK_THROWS_AS(connection->prepare("SELECT nope FROM no_such_table"), BackendError);
     CHECK_THROWS_AS(connection->execute_script("CREATE TABLEX t (a INT)"), BackendError);
@@ -309,6 +312,25 @@ TEST_CASE("pg: errors carry the server's message", "[pg]") {
     }),
                     BackendError);
   }
+}
+
+TEST_CASE("pg: a server that is not there is one clear error", "[pg]") {
+  BackendOptions options;
+  options.engine = "postgres";
+  options.pg_url = "host=/nonexistent-solo-dir dbname=tpcc user=postgres password=s3cret";
+  PgBackend backend(options);
+  CHECK(backend.location().find("s3cret") == std::string::npos);
+  try {
+    backend.connect();
+    FAIL("connected to nothing");
+  } catch (const BackendError& error) {
+    const std::string message = error.what();
+    INFO(message);
+    CHECK(message.find("cannot connect to host=/nonexistent-solo-dir") != std::string::npos);
+    CHECK(message.find("s3cret") == std::string::npos);
+    CHECK(message.find('\n') == std::string::npos);
+  }
+  CHECK(backend.server_pids().empty());
 }
 
 // A process that the server's user may signal, standing in for another
