@@ -69,18 +69,27 @@ int main(int argc, char** argv) {
     docs.push_back(std::move(doc));
   }
   double base_tps = docs.front()["tps"].get<double>();
-  fmt::print("| engine | storage | W | T | tps | tpmC | ratio | NO p99 ms | cpu us/txn | RSS MiB "
-             "| checks |\n");
-  fmt::print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+  std::string first_engine = docs.front()["engine"].get<std::string>();
+  fmt::print("| engine | storage | W | T | tps | tpmC | {} ÷ this | p99 ms NO/P/OS/D/SL | cpu us/txn "
+             "| RSS MiB | owner util | checks |\n",
+             first_engine);
+  fmt::print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
   for (const json& doc : docs) {
     double tps = doc["tps"].get<double>();
-    fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.1f} | {:.0f} | {} |\n",
+    std::string p99;
+    for (const char* type : {"new_order", "payment", "order_status", "delivery", "stock_level"}) {
+      p99 += fmt::format("{}{:.1f}", p99.empty() ? "" : "/",
+                         doc["per_type"][type]["p99_ms"].get<double>());
+    }
+    std::string owner = doc.contains("owner_utilization")
+                            ? fmt::format("{:.2f}", doc["owner_utilization"].get<double>())
+                            : "-";
+    fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {} | {:.1f} | {:.0f} | {} | {} |\n",
                doc["engine"].get<std::string>(), doc["storage"].get<std::string>(),
                doc["warehouses"].get<int>(), doc["terminals"].get<int>(), tps,
-               doc["tpmC"].get<double>(), base_tps > 0 ? tps / base_tps : 0.0,
-               doc["per_type"]["new_order"]["p99_ms"].get<double>(),
+               doc["tpmC"].get<double>(), tps > 0 ? base_tps / tps : 0.0, p99,
                doc["cpu_us_per_txn"].get<double>(),
-               doc["rss_bytes"].get<double>() / (1024.0 * 1024.0), checks_cell(doc));
+               doc["rss_bytes"].get<double>() / (1024.0 * 1024.0), owner, checks_cell(doc));
   }
   return 0;
 }

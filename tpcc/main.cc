@@ -223,6 +223,17 @@ int command_crosscheck(const CliOptions& options) {
     tpcc::Backend& other = *backends[engine_idx];
     load(other, options, &load_seconds);
     auto other_conn = other.connect();
+    // Both databases must come from the same load, or a comparison means nothing.
+    tpcc::LoadInfo other_info = tpcc::read_load_info(*other_conn);
+    if (other_info.seed != info.seed || other_info.warehouses != info.warehouses ||
+        other_info.load_c.c_last != info.load_c.c_last ||
+        other_info.load_c.c_id != info.load_c.c_id ||
+        other_info.load_c.ol_i_id != info.load_c.ol_i_id) {
+      throw tpcc::BackendError(fmt::format(
+          "refusing to compare {} (seed {}, W={}) with {} (seed {}, W={}): different loads",
+          first.name(), info.seed, info.warehouses, other.name(), other_info.seed,
+          other_info.warehouses));
+    }
     if (!options.quiet) fmt::print(stderr, "replaying on {}\n", other.name());
     tpcc::replay_journal(*other_conn, entries, !options.quiet);
     fmt::print("\n{} vs {}:\n", first.name(), other.name());
