@@ -1,0 +1,267 @@
+// The C++ API of prepared statements: prepare once, execute in db.write and
+// db.read with parameters; TPC-C statement shapes and their access paths;
+// concurrent readers of one plan; plans whose table went away; sessions.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "solo/database.h"
+#include "solo/sql/session.h"
+#include "solo/sql/statement.h"
+
+using solo::sql::PreparedStatement;
+using solo::sql::ResultSet;
+using solo::sql::Session;
+using solo::sql::SqlState;
+using solo::sql::SqlStatus;
+using solo::sql::Value;
+
+namespace {
+
+std::unique_ptr<solo::Database> OpenDb() {
+  solo::Options options;
+  options.check_invariants = true;
+  return std::move(solo::Database::open(options).value());
+}
+
+// Prepares against the newest snapshot.
+PreparedStatement Prepare(solo::Database& db, std::string_view sql) {
+  std::optional<PreparedStatement> out;
+  db.read([&](solo::ReadTxn& txn) {
+    auto prepared = PreparedStatement::Prepare(txn, sql);
+    INFO(sql);
+    REQUIRE(prepared.ok());
+    out.emplace(prepared.value());
+    return solo::Status::OK();
+  });
+  return *out;
+}
+
+SqlStatus Write(solo::Database& db, const PreparedStatement& stmt, std::vector<Value> params,
+                ResultSet* out = nullptr) {
+  SqlStatus result;
+  db.write([&](solo::WriteTxn& txn) {
+    result = stmt.Execute(txn, params, out);
+    return result.ok() ? solo::Status::OK() : solo::Status::Aborted("statement failed");
+  });
+  return result;
+}
+
+SqlStatus Read(solo::Database& db, const PreparedStatement& stmt, std::vector<Value> params,
+               ResultSet* out) {
+  SqlStatus result;
+  db.read([&](solo::ReadTxn& txn) {
+    result = stmt.Execute(txn, params, out);
+    return solo::Status::OK();
+  });
+  return result;
+}
+
+void Run(Session& session, std::string_view sql) {
+  SqlStatus status = session.Exec(sql);
+  INFO(sql);
+  REQUIRE(status.ok());
+}
+
+const char* kSchema[] = {
+    "CREATE TABLE orders (o_id INTEGER NOT NULL, o_d_id INTEGER NOT NULL, o_w_id INTEGER NOT "
+    "NULL, o_c_id INTEGER NOT NULL, o_entry_d TIMESTAMP NOT NULL, o_carrier_id INTEGER, o_ol_cnt "
+    "INTEGER NOT NULL, o_all_local INTEGER NOT NULL, PRIMARY KEY (o_w_id, o_d_id, o_id))",
+    "CREATE INDEX orders_by_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)",
+    "CREATE TABLE order_line (ol_o_id INTEGER NOT NULL, ol_d_id INTEGER NOT NULL, ol_w_id INTEGER "
+    "NOT NULL, ol_number INTEGER NOT NULL, ol_i_id INTEGER NOT NULL, ol_amount DECIMAL(6,2) NOT "
+    "NULL, PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))",
+    "CREATE TABLE stock (s_i_id INTEGER NOT NULL, s_w_id INTEGER NOT NULL, s_quantity INTEGER NOT "
+    "NULL, s_ytd INTEGER NOT NULL, PRIMARY KEY (s_w_id, s_i_id))",
+    "CREATE TABLE history (h_c_id INTEGER NOT NULL, h_amount DECIMAL(6,2) NOT NULL)",
+};
+
+std::string Explain(solo::Database& db, std::string_view sql) {
+  std::string text;
+  for (const std::string& line : Prepare(db, sql).Explain()) text += line + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("prepared statements run TPC-C shapes with parameters") {
+  auto db = OpenDb();
+  {
+    Session session(*db);
+    for (const char* ddl : kSchema) Run(session, ddl);
+  }
+  // A multi-row INSERT with parameters, as the loader sends it.
+  std::string insert = "INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_ytd) VALUES ";
+  std::vector<Value> params;
+  for (int item = 1; item <= 100; ++item) {
+    insert += item > 1 ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)";
+    for (int64_t value : {int64_t{item}, int64_t{1}, int64_t{item % 20}, int64_t{0}}) {
+      params.push_back(Value::Int(value));
+    }
+  }
+  ResultSet rows;
+  REQUIRE(Write(*db, Prepare(*db, insert), params, &rows).ok());
+  CHECK(rows.affected_rows() == 100);
+
+  PreparedStatement new_order = Prepare(
+      *db, "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
+           "o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)");
+  PreparedStatement line = Prepare(
+      *db, "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_amount) "
+           "VALUES (?, ?, ?, ?, ?, ?)");
+  for (int order = 1; order <= 5; ++order) {
+    REQUIRE(Write(*db, new_order,
+                  {Value::Int(order), Value::Int(1), Value::Int(1), Value::Int(order % 2),
+                   Value::Timestamp(1000 * order), Value::Int(2), Value::Int(1)})
+                .ok());
+    for (int number = 1; number <= 2; ++number) {
+      REQUIRE(Write(*db, line,
+                    {Value::Int(order), Value::Int(1), Value::Int(1), Value::Int(number),
+                     Value::Int(order * 3 + number), Value::Decimal(1050 + number, 2)})
+                  .ok());
+    }
+  }
+
+  SECTION("point select and update by primary key") {
+    PreparedStatement update = Prepare(
+        *db, "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ? WHERE s_w_id = ? AND s_i_id = ?");
+    REQUIRE(Write(*db, update, {Value::Int(77), Value::Int(5), Value::Int(1), Value::Int(42)}, &rows)
+                .ok());
+    CHECK(rows.affected_rows() == 1);
+    PreparedStatement select =
+        Prepare(*db, "SELECT s_quantity, s_ytd FROM stock WHERE s_w_id = ? AND s_i_id = ?");
+    REQUIRE(Read(*db, select, {Value::Int(1), Value::Int(42)}, &rows).ok());
+    REQUIRE(rows.row_count() == 1);
+    CHECK(rows.at(0, 0) == Value::Int(77));
+    CHECK(rows.at(0, 1) == Value::Int(5));
+    CHECK(Explain(*db, "SELECT s_quantity FROM stock WHERE s_w_id = ? AND s_i_id = ?")
+              .starts_with("Point lookup stock by primary key"));
+  }
+
+  SECTION("ORDER BY ... DESC LIMIT 1 scans the index backward, without a sort") {
+    const char* sql =
+        "SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND "
+        "o_c_id = ? ORDER BY o_id DESC LIMIT 1";
+    std::string plan = Explain(*db, sql);
+    CHECK(plan.find("index orders_by_customer") != std::string::npos);
+    CHECK(plan.find("backward") != std::string::npos);
+    CHECK(plan.find("Sort") == std::string::npos);
+    REQUIRE(Read(*db, Prepare(*db, sql), {Value::Int(1), Value::Int(1), Value::Int(1)}, &rows).ok());
+    REQUIRE(rows.row_count() == 1);
+    CHECK(rows.at(0, 0) == Value::Int(5));
+    CHECK(rows.at(0, 1) == Value::Timestamp(5000));
+    CHECK(rows.at(0, 2).is_null());
+  }
+
+  SECTION("Stock-Level: index nested-loop join and COUNT(DISTINCT)") {
+    const char* sql =
+        "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? "
+        "AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?";
+    std::string plan = Explain(*db, sql);
+    CHECK(plan.find("Range scan order_line by primary key") != std::string::npos);
+    CHECK(plan.find("Point lookup stock by primary key") != std::string::npos);
+    REQUIRE(Read(*db, Prepare(*db, sql),
+                 {Value::Int(1), Value::Int(1), Value::Int(6), Value::Int(1), Value::Int(1),
+                  Value::Int(15)},
+                 &rows)
+                .ok());
+    // Items 4,5,7,8,10,11,13,14,16,17 with quantity item % 20 < 15: all but 16, 17.
+    CHECK(rows.at(0, 0) == Value::Int(8));
+  }
+
+  SECTION("SUM of exact decimals; overflow and division by zero are errors") {
+    PreparedStatement sum = Prepare(*db, "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? "
+                                         "AND ol_d_id = ? AND ol_o_id = ?");
+    REQUIRE(Read(*db, sum, {Value::Int(1), Value::Int(1), Value::Int(2)}, &rows).ok());
+    CHECK(rows.at(0, 0) == Value::Decimal(2103, 2));
+    SqlStatus overflow = Read(*db, Prepare(*db, "SELECT ? * ?"),
+                              {Value::Int(INT64_MAX), Value::Int(2)}, &rows);
+    REQUIRE(!overflow.ok());
+    CHECK(overflow.error().state() == SqlState::kNumericValueOutOfRange);
+    SqlStatus zero = Read(*db, Prepare(*db, "SELECT ? / ?"), {Value::Decimal(100, 2), Value::Int(0)}, &rows);
+    REQUIRE(!zero.ok());
+    CHECK(zero.error().state() == SqlState::kDivisionByZero);
+  }
+
+  SECTION("a table without a primary key gets hidden row ids") {
+    PreparedStatement history = Prepare(*db, "INSERT INTO history (h_c_id, h_amount) VALUES (?, ?)");
+    for (int idx = 0; idx < 3; ++idx) {
+      REQUIRE(Write(*db, history, {Value::Int(1), Value::Decimal(250, 2)}).ok());
+    }
+    REQUIRE(Read(*db, Prepare(*db, "SELECT * FROM history"), {}, &rows).ok());
+    CHECK(rows.row_count() == 3);
+    CHECK(rows.column_count() == 2);
+  }
+
+  SECTION("constraint errors are values") {
+    SqlStatus duplicate = Write(*db, Prepare(*db, "INSERT INTO stock VALUES (1, 1, 1, 1)"), {});
+    REQUIRE(!duplicate.ok());
+    CHECK(duplicate.error().state() == SqlState::kUniqueViolation);
+    SqlStatus null = Write(*db, Prepare(*db, "INSERT INTO stock VALUES (?, 1, NULL, 1)"), {Value::Int(500)});
+    REQUIRE(!null.ok());
+    CHECK(null.error().state() == SqlState::kNotNullViolation);
+  }
+
+  SECTION("one plan, many concurrent readers") {
+    PreparedStatement select =
+        Prepare(*db, "SELECT s_quantity FROM stock WHERE s_w_id = 1 AND s_i_id = ?");
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> readers;
+    for (int thread_idx = 0; thread_idx < 4; ++thread_idx) {
+      readers.emplace_back([&, thread_idx] {
+        ResultSet local;
+        for (int round = 0; round < 500; ++round) {
+          int item = 1 + (round * 7 + thread_idx) % 100;
+          if (!Read(*db, select, {Value::Int(item)}, &local).ok() || local.row_count() != 1 ||
+              !(local.at(0, 0) == Value::Int(item % 20))) {
+            wrong++;
+          }
+        }
+      });
+    }
+    for (auto& reader : readers) reader.join();
+    CHECK(wrong == 0);
+  }
+
+  SECTION("a plan whose table was dropped is refused with 55000") {
+    PreparedStatement select = Prepare(*db, "SELECT * FROM history");
+    Session session(*db);
+    Run(session, "DROP TABLE history");
+    SqlStatus status = Read(*db, select, {}, &rows);
+    REQUIRE(!status.ok());
+    CHECK(status.error().state() == SqlState::kObjectNotInPrerequisiteState);
+  }
+}
+
+TEST_CASE("sessions: autocommit, explicit transactions, 25P02, idle timeout") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (a INT PRIMARY KEY, b INT)");
+  Run(session, "BEGIN");
+  Run(session, "INSERT INTO t VALUES (1, 1)");
+  // Another session's reads do not wait and do not see it.
+  Session reader(*db);
+  ResultSet rows;
+  REQUIRE(reader.Exec("SELECT count(*) FROM t", &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(0));
+  SqlStatus failed = session.Exec("INSERT INTO t VALUES (1, 2)");
+  CHECK(failed.error().state() == SqlState::kUniqueViolation);
+  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
+  Run(session, "ROLLBACK");
+  REQUIRE(session.Exec("SELECT count(*) FROM t", &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(0));
+
+  Session::Options options;
+  options.idle_timeout = std::chrono::milliseconds(50);
+  Session idle(*db, options);
+  Run(idle, "BEGIN");
+  Run(idle, "INSERT INTO t VALUES (9, 9)");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Writers were not blocked for good.
+  Run(session, "INSERT INTO t VALUES (2, 2)");
+  CHECK(idle.Exec("COMMIT").error().state() == SqlState::kIdleInTransactionTimeout);
+  REQUIRE(session.Exec("SELECT a FROM t ORDER BY a", &rows).ok());
+  REQUIRE(rows.row_count() == 1);
+  CHECK(rows.at(0, 0) == Value::Int(2));
+}
