@@ -257,3 +257,37 @@ TEST_CASE("a WriteTxn cursor survives the transaction's own deletes") {
               return Status::OK();
             }).ok());
 }
+
+TEST_CASE("drop_index and drop_table remove entries and names, and roll back") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              for (int id = 0; id < 100; ++id) {
+                Status s = txn.insert(people.table, person(id, "Oslo", nullptr, 20));
+                if (!s.ok()) return s;
+              }
+              return Status::OK();
+            }).ok());
+  uint64_t bytes_before = db->stats().state_bytes;
+  // Dropped and rolled back: everything is back.
+  Status rolled = db->write([&](WriteTxn& txn) {
+    REQUIRE(txn.drop_index(people.by_city).ok());
+    REQUIRE(txn.catalog().find_index("by_city") == nullptr);
+    REQUIRE(txn.drop_table(people.table).ok());
+    REQUIRE(txn.catalog().find_table("people") == nullptr);
+    REQUIRE(txn.state_bytes() == 0);
+    return Status::Aborted("undo it");
+  });
+  REQUIRE(rolled.IsAborted());
+  REQUIRE(db->stats().state_bytes == bytes_before);
+  REQUIRE(ids_in_city(db.get(), people, "Oslo").size() == 100);
+  // Dropped for real: the names are free again.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.drop_table(people.table).ok());
+              REQUIRE(txn.drop_index(people.by_city).IsNotFound());
+              return Status::OK();
+            }).ok());
+  REQUIRE(db->stats().state_bytes == 0);
+  People again = create_people(db.get());
+  REQUIRE(again.table != people.table);
+}
