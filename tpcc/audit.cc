@@ -28,7 +28,7 @@ AuditResult rate(const std::string& name, uint64_t hits, uint64_t trials, double
   double sigma_pct = 100 * std::sqrt(p * (1 - p) / static_cast<double>(trials));
   double half_band = std::min(expected - spec_low, spec_high - expected);
   if (3 * sigma_pct > half_band) {
-    result.low = std::min(spec_low, expected - 3 * sigma_pct);
+    result.low = std::max(0.0, std::min(spec_low, expected - 3 * sigma_pct));
     result.high = std::max(spec_high, expected + 3 * sigma_pct);
     result.note = fmt::format("sample of {} too small for the spec band; widened to +-3 sigma",
                               trials);
