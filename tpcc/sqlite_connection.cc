@@ -335,13 +335,19 @@ void SqliteConnection::maybe_checkpoint() {
     return;
   }
   wal_frames_ = 0;
-  // PASSIVE never waits. RESTART waits in the busy handler for the writer
-  // lock and for readers of old frames. SQLITE_BUSY from either only means
-  // another connection is checkpointing or the wait gave up; a later commit
-  // tries again.
-  const int mode =
-      profile.checkpoint == "restart" ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE;
-  sqlite3_wal_checkpoint_v2(db_, nullptr, mode, nullptr, nullptr);
+  // PASSIVE never waits and holds no lock that writers need: it copies what
+  // it can (and syncs the database file) while writers go on. SQLITE_BUSY
+  // only means another connection is checkpointing.
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  if (profile.checkpoint != "restart") return;
+  // RESTART holds the writer lock for its whole run: it copies the frames
+  // committed since the PASSIVE pass (few), syncs, and waits for readers of
+  // old frames, so that the next writer rewrites the WAL from its start. Its
+  // waits are bounded by checkpoint_wait_ms; giving up just leaves the reset
+  // to a later commit.
+  in_checkpoint_ = true;
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
+  in_checkpoint_ = false;
 }
 
 int SqliteConnection::busy_handler(void* self, int count) {
@@ -350,7 +356,9 @@ int SqliteConnection::busy_handler(void* self, int count) {
   const auto now = std::chrono::steady_clock::now();
   if (count == 0) {
     connection->busy_since_ = now;
-  } else if (now - connection->busy_since_ >= std::chrono::milliseconds(profile.busy_give_up_ms)) {
+  } else if (now - connection->busy_since_ >=
+             std::chrono::milliseconds(connection->in_checkpoint_ ? profile.checkpoint_wait_ms
+                                                                  : profile.busy_give_up_ms)) {
     return 0;  // SQLITE_BUSY: the transaction loop rolls back and runs the body again
   }
   if (count < profile.busy_yields) {

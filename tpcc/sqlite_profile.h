@@ -56,13 +56,16 @@ struct SqliteProfile {
   //   "auto":    SQLite, PASSIVE, inside the COMMIT that crossed the threshold
   //              (with writer_gate, while the gate is held).
   //   "passive": the committing connection, PASSIVE, after the gate is released.
-  //   "restart": the committing connection, RESTART, after the gate is released:
+  //   "restart": the committing connection, PASSIVE then RESTART, after the gate:
   //              waits (busy handler) for the writer lock and for readers of old
   //              frames, copies every frame, so the next writer rewrites the WAL
   //              from its start. With steady overlapping transactions a PASSIVE
   //              checkpoint never catches up and the WAL only grows (measured:
   //              90 MB in 12 s), every commit then appending to the file.
   std::string checkpoint = "auto";
+  // "restart" first runs a PASSIVE pass (no lock writers need), then the
+  // RESTART, whose lock waits give up after this long (writers wait meanwhile).
+  int checkpoint_wait_ms = 50;
 };
 
 // Names of the profiles usable with `storage`, the default first.
