@@ -303,7 +303,11 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
                           cpu_started ? shared.measure_end : shared.measure_start});
     std::this_thread::sleep_for(std::min<Clock::duration>(wake - now, std::chrono::milliseconds(50)));
     now = Clock::now();
-    if (options.progress && now >= next_tick) {
+    // The tick advances with or without a progress line, or the wait above
+    // would turn into a busy loop (it did, for --quiet).
+    if (now >= next_tick && !options.progress) {
+      last_tick = now;
+    } else if (now >= next_tick) {
       uint64_t completed, new_orders, retries;
       totals(&completed, &new_orders, &retries);
       double interval = std::chrono::duration<double>(now - last_tick).count();
