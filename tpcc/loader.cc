@@ -39,10 +39,6 @@ uint64_t unit_seed(uint64_t seed, const LoadUnit& unit) {
   return mix;
 }
 
-Value integer(int64_t value) { return Value{value}; }
-Value text(std::string value) { return Value{std::move(value)}; }
-Value decimal(int64_t units, int scale) { return Value{Decimal{units, scale}}; }
-Value timestamp(int64_t micros) { return Value{Timestamp{micros}}; }
 
 // Buffers rows of one table and inserts them with prepared multi-row INSERTs,
 // `rows_per_txn` rows per write transaction.

@@ -17,9 +17,6 @@ void exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out 
   txn.exec(stmt, bound, out);
 }
 
-Value integer(int64_t value) { return Value{value}; }
-Value text(std::string value) { return Value{std::move(value)}; }
-Value timestamp(int64_t micros) { return Value{Timestamp{micros}}; }
 
 int32_t other_warehouse(Rng& rng, int warehouses, int home_w) {
   // Uniform over the W-1 warehouses other than home.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 namespace tpcc {
@@ -29,6 +30,10 @@ using Value = std::variant<std::monostate, int64_t, Decimal, double, std::string
 
 inline Value null_value() { return std::monostate{}; }
 inline Value money(int64_t cents) { return Decimal{cents, 2}; }
+inline Value integer(int64_t value) { return Value{value}; }
+inline Value text(std::string value) { return Value{std::move(value)}; }
+inline Value decimal(int64_t units, int scale) { return Value{Decimal{units, scale}}; }
+inline Value timestamp(int64_t micros) { return Value{Timestamp{micros}}; }
 
 // Formats a timestamp as "YYYY-MM-DD HH:MM:SS.ffffff" (UTC), the text form
 // that SQLite stores and PostgreSQL parses.
