@@ -71,8 +71,10 @@ class Txn {
   virtual ~Txn() = default;
   // Executes prepared statement `stmt` with `params` (bound in order to the
   // statement's `?` placeholders). Result rows, if any, replace `*out` when
-  // `out` is not null. Throws BackendError.
-  virtual void exec(StmtId stmt, const std::vector<Value>& params, Rows* out = nullptr) = 0;
+  // `out` is not null. Returns the rows an INSERT, UPDATE or DELETE matched
+  // (or a SELECT returned): under READ COMMITTED a DELETE that finds its row
+  // already gone reports 0. Throws BackendError.
+  virtual int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out = nullptr) = 0;
 };
 
 // What a transaction body asks for at its end.

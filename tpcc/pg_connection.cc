@@ -236,8 +236,8 @@ struct PgConnection::Impl {
 class PgTxn final : public Txn {
  public:
   explicit PgTxn(PgConnection* connection) : connection_(connection) {}
-  void exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
-    connection_->exec(stmt, params, out);
+  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
+    return connection_->exec(stmt, params, out);
   }
 
  private:
@@ -293,7 +293,7 @@ StmtId PgConnection::prepare(const std::string& sql) {
   return id;
 }
 
-void PgConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out) {
+int64_t PgConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out) {
   if (id < 0 || static_cast<size_t>(id) >= names_.size()) {
     throw BackendError(fmt::format("postgres: statement id {} was not prepared on this connection", id));
   }
@@ -340,6 +340,7 @@ void PgConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out) 
     rethrow_as_backend_error(fmt::format("'{}'", sql));
   }
   if (out != nullptr) convert_result(result, out);
+  return static_cast<int64_t>(result.affected_rows());
 }
 
 TxnResult PgConnection::run(const TxnBody& body, bool write) {

@@ -43,7 +43,7 @@ const char* pg_isolation_name(PgIsolation isolation);
 struct PgShared {
   std::string conninfo;  // libpq connection string or URI
   std::string where;     // for messages: the socket directory or the URL without password
-  PgIsolation write_isolation = PgIsolation::kRepeatableRead;
+  PgIsolation write_isolation = PgIsolation::kReadCommitted;
 };
 
 // Rewrites `?` placeholders to $1, $2, ... in order, leaving those inside
@@ -82,7 +82,7 @@ class PgConnection final : public Connection {
   friend class PgTxn;
   struct Impl;  // the libpqxx connection and the transaction in progress
 
-  void exec(StmtId stmt, const std::vector<Value>& params, Rows* out);
+  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out);
   TxnResult run(const TxnBody& body, bool write);
 
   // Immutable after construction.

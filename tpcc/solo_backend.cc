@@ -84,7 +84,7 @@ struct ConnectionState {
 class SoloWriteTxn final : public Txn {
  public:
   SoloWriteTxn(solo::WriteTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
-  void exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
     state_.bind(params);
     solo::sql::SqlStatus status =
@@ -93,6 +93,7 @@ class SoloWriteTxn final : public Txn {
             : stmt.Execute(txn_, state_.params, &state_.result);
     if (!status.ok()) throw_sql(stmt, status.error());
     if (out != nullptr) state_.copy_out(out);
+    return static_cast<int64_t>(state_.result.affected_rows());
   }
 
  private:
@@ -104,7 +105,7 @@ class SoloWriteTxn final : public Txn {
 class SoloReadTxn final : public Txn {
  public:
   SoloReadTxn(const solo::ReadTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
-  void exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
     if (!stmt.read_only()) {
       throw BackendError("solo: a read-only transaction cannot run: " + stmt.sql());
@@ -113,6 +114,7 @@ class SoloReadTxn final : public Txn {
     solo::sql::SqlStatus status = stmt.Execute(txn_, state_.params, &state_.result);
     if (!status.ok()) throw_sql(stmt, status.error());
     if (out != nullptr) state_.copy_out(out);
+    return static_cast<int64_t>(state_.result.affected_rows());
   }
 
  private:

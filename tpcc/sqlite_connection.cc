@@ -17,8 +17,8 @@ class SqliteTxn final : public Txn {
  public:
   SqliteTxn(SqliteConnection* connection, bool read_only)
       : connection_(connection), read_only_(read_only) {}
-  void exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
-    connection_->exec(stmt, params, out, read_only_);
+  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
+    return connection_->exec(stmt, params, out, read_only_);
   }
 
  private:
@@ -163,8 +163,8 @@ StmtId SqliteConnection::prepare(const std::string& sql) {
   return id;
 }
 
-void SqliteConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out,
-                            bool read_only) {
+int64_t SqliteConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out,
+                               bool read_only) {
   if (id < 0 || static_cast<size_t>(id) >= stmts_.size()) {
     throw BackendError(
         fmt::format("sqlite: statement id {} was not prepared on this connection", id));
@@ -227,10 +227,12 @@ void SqliteConnection::exec(StmtId id, const std::vector<Value>& params, Rows* o
     out->clear();
     out->set_columns(static_cast<size_t>(sqlite3_column_count(stmt)));
   }
+  int64_t rows = 0;
   for (;;) {
     const int rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE) return;
+    if (rc == SQLITE_DONE) return sqlite3_stmt_readonly(stmt) != 0 ? rows : sqlite3_changes(db_);
     if (rc != SQLITE_ROW) fail(rc, fmt::format("'{}'", sql));
+    ++rows;
     if (out == nullptr) continue;
     const int columns = sqlite3_column_count(stmt);
     for (int col = 0; col < columns; ++col) out->push(column_value(stmt, col));

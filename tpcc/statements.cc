@@ -27,7 +27,8 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
     TPCC_STOCK_SQL("08"),
     TPCC_STOCK_SQL("09"),
     TPCC_STOCK_SQL("10"),
-    "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
+    "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= ? THEN s_quantity - ? "
+    "ELSE s_quantity - ? + 91 END, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
     "s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?",
     "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
     "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <initializer_list>
 
 #include "tpcc/schema.h"
@@ -11,10 +13,10 @@ namespace {
 
 // Executes `stmt` with `params`, reusing one parameter vector per thread so
 // that a statement does not allocate a fresh vector.
-void exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
+int64_t exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
   thread_local std::vector<Value> bound;
   bound.assign(params);
-  txn.exec(stmt, bound, out);
+  return txn.exec(stmt, bound, out);
 }
 
 
@@ -141,48 +143,76 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   if (rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
   int64_t c_discount = rows.get_decimal(0, 0, 4);
 
+  std::array<int64_t, kMaxOrderLines> prices{};
+  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+    exec(txn, stmts[Stmt::kNoGetItem], {integer(in.lines[line_idx].i_id)}, &rows);
+    if (rows.empty()) {
+      // The unused item of the 1% rollback case: the whole transaction is
+      // rolled back (clause 2.4.2.3); the items are read before any change,
+      // so nothing needs undoing.
+      return Outcome::kRollback;
+    }
+    prices[line_idx] = rows.get_decimal(0, 0, 2);
+  }
+
+  // Every change is written so that it is right under READ COMMITTED too
+  // (PostgreSQL): a row is changed relative to its current value first, which
+  // locks it, and read afterwards, so no concurrent change can be lost. The
+  // district row, which every New-Order of the district changes, is changed
+  // only after the reads, to hold its lock briefly.
+  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)});
   exec(txn, stmts[Stmt::kNoGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   int64_t d_tax = rows.get_decimal(0, 0, 4);
-  auto o_id = static_cast<int32_t>(rows.get_int(0, 1));
+  auto o_id = static_cast<int32_t>(rows.get_int(0, 1) - 1);
 
-  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)});
   exec(txn, stmts[Stmt::kNoInsertOrder],
        {integer(o_id), integer(in.d_id), integer(in.w_id), integer(in.c_id),
         timestamp(in.entry_d), integer(in.ol_cnt), integer(in.all_local() ? 1 : 0)});
   exec(txn, stmts[Stmt::kNoInsertNewOrder], {integer(o_id), integer(in.d_id), integer(in.w_id)});
 
+  // Stock rows are changed in (warehouse, item) order, so that two
+  // New-Orders never wait for each other's stock rows in a cycle; a stable
+  // sort keeps a repeated item's lines in input order, so the result is the
+  // same as in line order.
+  std::array<int, kMaxOrderLines> order{};
+  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) order[line_idx] = line_idx;
+  std::stable_sort(order.begin(), order.begin() + in.ol_cnt, [&](int a, int b) {
+    const NewOrderLine& la = in.lines[a];
+    const NewOrderLine& lb = in.lines[b];
+    return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id : la.i_id < lb.i_id;
+  });
+  thread_local std::array<std::string, kMaxOrderLines> dist_info;
   auto stock_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoGetStock01) + in.d_id - 1);
-  int64_t total_cents = 0;
-  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+  for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
+    const int line_idx = order[sorted];
     const NewOrderLine& line = in.lines[line_idx];
-    exec(txn, stmts[Stmt::kNoGetItem], {integer(line.i_id)}, &rows);
-    if (rows.empty()) {
-      // The unused item of the 1% rollback case: the whole transaction,
-      // D_NEXT_O_ID included, is rolled back (clause 2.4.2.3).
-      return Outcome::kRollback;
+    bool remote = line.supply_w_id != in.w_id;
+    // S_QUANTITY drops by the quantity, and rises by 91 if it would fall
+    // below 10 (clause 2.4.2.2), computed by the UPDATE from the current row.
+    int64_t matched = exec(txn, stmts[Stmt::kNoUpdateStock],
+                           {integer(line.quantity + 10), integer(line.quantity),
+                            integer(line.quantity), integer(line.quantity),
+                            integer(remote ? 1 : 0), integer(line.supply_w_id), integer(line.i_id)});
+    if (matched != 1) {
+      throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
     }
-    int64_t i_price = rows.get_decimal(0, 0, 2);
-
     exec(txn, stmts[stock_stmt], {integer(line.supply_w_id), integer(line.i_id)}, &rows);
     if (rows.empty()) {
       throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
     }
-    int64_t s_quantity = rows.get_int(0, 0);
-    std::string dist_info = rows.get_text(0, 2);
-    int64_t new_quantity = s_quantity >= line.quantity + 10 ? s_quantity - line.quantity
-                                                             : s_quantity - line.quantity + 91;
-    bool remote = line.supply_w_id != in.w_id;
-    exec(txn, stmts[Stmt::kNoUpdateStock],
-         {integer(new_quantity), integer(line.quantity), integer(remote ? 1 : 0),
-          integer(line.supply_w_id), integer(line.i_id)});
+    dist_info[line_idx] = rows.get_text(0, 2);
+  }
 
-    int64_t ol_amount = line.quantity * i_price;
+  int64_t total_cents = 0;
+  for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
+    const NewOrderLine& line = in.lines[line_idx];
+    int64_t ol_amount = line.quantity * prices[line_idx];
     total_cents += ol_amount;
     exec(txn, stmts[Stmt::kNoInsertOrderLine],
          {integer(o_id), integer(in.d_id), integer(in.w_id), integer(line_idx + 1),
           integer(line.i_id), integer(line.supply_w_id), integer(line.quantity),
-          money(ol_amount), text(std::move(dist_info))});
+          money(ol_amount), text(dist_info[line_idx])});
   }
   if (out != nullptr) {
     out->o_id = o_id;
@@ -198,13 +228,14 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
 Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInput& in,
                     PaymentOutput* out) {
   thread_local Rows rows;
-  exec(txn, stmts[Stmt::kPayUpdateWarehouse], {money(in.h_amount), integer(in.w_id)});
+  // The warehouse and district rows, which every Payment of the warehouse
+  // changes, are changed last, just before the commit, so that their row
+  // locks (PostgreSQL) are held as briefly as possible; the columns read
+  // from them here (names, addresses) never change.
   exec(txn, stmts[Stmt::kPayGetWarehouse], {integer(in.w_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
   std::string w_name = rows.get_text(0, 0);
 
-  exec(txn, stmts[Stmt::kPayUpdateDistrict],
-       {money(in.h_amount), integer(in.w_id), integer(in.d_id)});
   exec(txn, stmts[Stmt::kPayGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   std::string d_name = rows.get_text(0, 0);
@@ -215,15 +246,14 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
          {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &rows);
     c_id = middle_customer(rows, in.c_w_id, in.c_d_id, in.c_last);
   }
+  exec(txn, stmts[Stmt::kPayUpdateCustomer],
+       {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
+        integer(c_id)});
   exec(txn, stmts[Stmt::kPayGetCustomer], {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)},
        &rows);
   if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
   std::string c_credit = rows.get_text(0, 10);
-  int64_t c_balance = rows.get_decimal(0, 13, 2);
-
-  exec(txn, stmts[Stmt::kPayUpdateCustomer],
-       {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
-        integer(c_id)});
+  int64_t c_balance = rows.get_decimal(0, 13, 2);  // after this payment
   if (c_credit == "BC") {
     exec(txn, stmts[Stmt::kPayGetCustomerData],
          {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &rows);
@@ -237,9 +267,12 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
   exec(txn, stmts[Stmt::kPayInsertHistory],
        {integer(c_id), integer(in.c_d_id), integer(in.c_w_id), integer(in.d_id), integer(in.w_id),
         timestamp(in.h_date), money(in.h_amount), text(w_name + "    " + d_name)});
+  exec(txn, stmts[Stmt::kPayUpdateDistrict],
+       {money(in.h_amount), integer(in.w_id), integer(in.d_id)});
+  exec(txn, stmts[Stmt::kPayUpdateWarehouse], {money(in.h_amount), integer(in.w_id)});
   if (out != nullptr) {
     out->c_id = c_id;
-    out->c_balance = c_balance - in.h_amount;
+    out->c_balance = c_balance;
   }
   return Outcome::kCommit;
 }
@@ -287,7 +320,13 @@ Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryIn
       continue;
     }
     int64_t o_id = rows.get_int(0, 0);
-    exec(txn, stmts[Stmt::kDlDeleteNewOrder], {integer(in.w_id), integer(d_id), integer(o_id)});
+    if (exec(txn, stmts[Stmt::kDlDeleteNewOrder],
+             {integer(in.w_id), integer(d_id), integer(o_id)}) == 0) {
+      // Under READ COMMITTED a concurrent Delivery took this order first
+      // (its DELETE won the row): look for the district's next oldest.
+      --d_id;
+      continue;
+    }
     exec(txn, stmts[Stmt::kDlGetOrderCustomer], {integer(in.w_id), integer(d_id), integer(o_id)},
          &rows);
     if (rows.empty()) {

@@ -21,6 +21,9 @@ enum class TxnType { kNewOrder = 0, kPayment, kOrderStatus, kDelivery, kStockLev
 inline constexpr int kTxnTypes = 5;
 const char* txn_type_name(TxnType type);  // "new_order", "payment", ...
 
+// Most lines of one order (O_OL_CNT is 5..15, clause 2.4.1.3).
+inline constexpr int kMaxOrderLines = 15;
+
 struct NewOrderLine {
   int32_t i_id = 0;
   int32_t supply_w_id = 0;
@@ -30,7 +33,7 @@ struct NewOrderLine {
 struct NewOrderInput {
   int32_t w_id = 0, d_id = 0, c_id = 0;
   int32_t ol_cnt = 0;  // 5..15
-  std::array<NewOrderLine, 15> lines{};
+  std::array<NewOrderLine, kMaxOrderLines> lines{};
   int64_t entry_d = 0;  // micros
   bool rollback = false;  // the last item id is unused (clause 2.4.1.4)
   bool all_local() const;

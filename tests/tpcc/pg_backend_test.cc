@@ -189,8 +189,30 @@ TEST_CASE("pg: a body that asks for rollback leaves nothing", "[pg]") {
   connection->execute_script("DROP TABLE rb");
 }
 
+TEST_CASE("pg: exec reports the rows a statement changed", "[pg]") {
+  auto connection = cluster().connect();
+  connection->execute_script(
+      "DROP TABLE IF EXISTS changed; CREATE TABLE changed (id INTEGER PRIMARY KEY, n INTEGER); "
+      "INSERT INTO changed VALUES (1, 0), (2, 0), (3, 5)");
+  const StmtId bump_small = connection->prepare("UPDATE changed SET n = n + 1 WHERE n < ?");
+  const StmtId remove = connection->prepare("DELETE FROM changed WHERE id = ?");
+  connection->write([&](Txn& txn) {
+    CHECK(txn.exec(bump_small, {Value{int64_t{5}}}) == 2);
+    CHECK(txn.exec(remove, {Value{int64_t{3}}}) == 1);
+    CHECK(txn.exec(remove, {Value{int64_t{3}}}) == 0);  // already gone
+    return Outcome::kCommit;
+  });
+  connection->execute_script("DROP TABLE changed");
+}
+
 TEST_CASE("pg: a serialization failure runs the body again and is counted", "[pg]") {
-  auto first = cluster().connect();
+  // Write transactions run under READ COMMITTED by default, where this
+  // conflict just waits; a REPEATABLE READ backend on the same server fails.
+  BackendOptions repeatable_options;
+  repeatable_options.engine = "postgres";
+  repeatable_options.pg_url = cluster().cluster()->conninfo();
+  PgBackend repeatable(repeatable_options, PgIsolation::kRepeatableRead);
+  auto first = repeatable.connect();
   auto second = cluster().connect();
   first->execute_script(
       "DROP TABLE IF EXISTS counter; CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER); "

@@ -169,6 +169,25 @@ TEST_CASE("sqlite: timestamps round-trip through TEXT", "[sqlite]") {
   CHECK(ordered.get_int(0, 0) == 2);  // -1 µs is the earliest
 }
 
+TEST_CASE("sqlite: exec reports the rows a statement changed or returned", "[sqlite]") {
+  TempDir dir;
+  SqliteBackend backend(ram_options(dir));
+  auto connection = backend.connect();
+  connection->execute_script(
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER); "
+      "INSERT INTO t VALUES (1, 0), (2, 0), (3, 5)");
+  const StmtId bump_small = connection->prepare("UPDATE t SET v = v + 1 WHERE v < ?");
+  const StmtId remove = connection->prepare("DELETE FROM t WHERE id = ?");
+  const StmtId select_all = connection->prepare("SELECT id FROM t");
+  connection->write([&](Txn& txn) {
+    CHECK(txn.exec(bump_small, {int64_t{5}}) == 2);
+    CHECK(txn.exec(remove, {int64_t{3}}) == 1);
+    CHECK(txn.exec(remove, {int64_t{3}}) == 0);  // already gone
+    CHECK(txn.exec(select_all, {}) == 2);
+    return Outcome::kCommit;
+  });
+}
+
 TEST_CASE("sqlite: kRollback and exceptions leave no change", "[sqlite]") {
   TempDir dir;
   SqliteBackend backend(ram_options(dir));
