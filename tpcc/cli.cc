@@ -55,6 +55,11 @@ options:
   --think              keying and think times on (clause 5.2.5); off by default
   --no-load            run against the database already in --dir
   --no-check           skip the consistency conditions after the run
+  --profile            run, solo: sample the owner thread with perf during the
+                       measured window and print the share of its time in
+                       finding rows, changing rows, copying shared nodes, the
+                       SQL executor, logging, handing out answers, waiting...
+                       (perf.data next to --json, else owner-profile.perf.data)
   --after-load         check: include condition 11 (holds only right after load)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
@@ -232,6 +237,8 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       options.think = true;
     } else if (flag == "--no-load" && value.empty()) {
       options.no_load = true;
+    } else if (flag == "--profile" && value.empty()) {
+      options.profile = true;
     } else if (flag == "--no-check" && value.empty()) {
       options.no_check = true;
     } else if (flag == "--after-load" && value.empty()) {
@@ -244,6 +251,10 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
     }
   }
   options.backend.terminals = options.terminals;
+  if (options.profile && (options.command != "run" || options.backend.engine != "solo")) {
+    *error = "--profile is for `run --engine solo` (it samples solo's owner thread)";
+    return std::nullopt;
+  }
   if (options.command == "replay" && options.journal_path.empty()) {
     *error = "replay needs --journal FILE";
     return std::nullopt;

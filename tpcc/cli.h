@@ -23,6 +23,7 @@ struct CliOptions {
   bool no_check = false;
   bool after_load = false;  // check: also condition 11
   bool quiet = false;       // no progress output
+  bool profile = false;     // run, solo: sample the owner thread with perf
   std::string json_path;
   std::string journal_path;          // run: record; replay: read
   std::vector<std::string> engines;  // crosscheck: the first runs, the rest replay

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "tpcc/driver.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
+#include "tpcc/owner_profile.h"
 #include "tpcc/replay.h"
 #include "tpcc/report.h"
 #include "tpcc/table_compare.h"
@@ -152,7 +154,20 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   report.warmup_s = options.warmup_s;
   report.seed = options.seed;
   report.think = options.think;
+  std::unique_ptr<tpcc::OwnerProfiler> profiler;
+  if (options.profile) {
+    profiler = std::make_unique<tpcc::OwnerProfiler>(
+        options.json_path.empty() ? "owner-profile.perf.data" : options.json_path + ".perf.data");
+    profiler->start(options.warmup_s, options.duration_s);
+  }
   report.result = tpcc::run_terminals(backend, info, run_options);
+  if (profiler) {
+    double utilization = 0;
+    for (const auto& [name, value] : report.result.engine_metrics) {
+      if (name == "owner_utilization") utilization = value;
+    }
+    report.owner_profile = profiler->finish(utilization);
+  }
   if (run_options.journal != nullptr) {
     tpcc::write_journal(options.journal_path, {info.warehouses, info.seed, backend.name()},
                         journal.sorted());
@@ -172,6 +187,7 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   }
   report.audit = tpcc::audit_mix(report.result.mix, info.warehouses);
   tpcc::print_summary(report);
+  if (report.owner_profile) tpcc::print_owner_profile(*report.owner_profile);
   if (!options.json_path.empty()) tpcc::write_json(report, options.json_path);
   return tpcc::all_ok(report) ? kExitOk : kExitFailed;
 }

@@ -107,7 +107,24 @@ void write_json(const RunReport& report, const std::string& path) {
         {"max_ms", ms(stats.latency.max())},
     };
   }
+  // The latency distribution per type as [quantile, ms] points, for CDF
+  // plots (compare/): every 2% and the tail.
+  json cdf = json::object();
+  for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
+    const Histogram& latency = result.per_type[type_idx].latency;
+    json points = json::array();
+    if (latency.count() > 0) {
+      for (int step = 1; step <= 49; ++step) {
+        double q = step / 50.0;
+        points.push_back({q, ms(latency.quantile(q))});
+      }
+      for (double q : {0.99, 0.995, 0.999, 0.9999}) points.push_back({q, ms(latency.quantile(q))});
+      points.push_back({1.0, ms(latency.max())});
+    }
+    cdf[txn_type_name(static_cast<TxnType>(type_idx))] = points;
+  }
   doc["per_type"] = per_type;
+  doc["latency_cdf"] = cdf;
   doc["cpu_us_per_txn"] = result.cpu_us_per_txn;
   doc["rss_bytes"] = result.rss_bytes;
   doc["error"] = result.error;
@@ -128,6 +145,11 @@ void write_json(const RunReport& report, const std::string& path) {
                      {"note", entry.note}});
   }
   doc["checks"] = {{"ran", report.checks_ran}, {"conditions", conditions}, {"audit", audit}};
+  if (report.owner_profile) {
+    json buckets = json::object();
+    for (const ProfileBucket& bucket : report.owner_profile->buckets) buckets[bucket.name] = bucket.share;
+    doc["owner_profile"] = {{"samples", report.owner_profile->samples}, {"buckets", buckets}};
+  }
   doc["ok"] = all_ok(report);
   doc["git_rev"] = git_revision();
   doc["machine"] = machine_description();

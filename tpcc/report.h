@@ -1,11 +1,13 @@
 // Results of a run: the summary table on stdout and the JSON file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tpcc/audit.h"
 #include "tpcc/checks.h"
+#include "tpcc/owner_profile.h"
 #include "tpcc/driver.h"
 
 namespace tpcc {
@@ -25,6 +27,7 @@ struct RunReport {
   bool checks_ran = false;
   std::vector<ConditionResult> conditions;
   std::vector<AuditResult> audit;
+  std::optional<OwnerProfile> owner_profile;  // run --profile
 };
 
 // Prints the per-type table, totals, checks and audit as text.
