@@ -55,6 +55,11 @@ options:
   --think              keying and think times on (clause 5.2.5); off by default
   --no-load            run against the database already in --dir
   --no-check           skip the consistency conditions after the run
+  --success-file FILE  run: append each acknowledged New-Order ("NO w d o_id")
+                       to FILE; check: verify that every one in FILE is
+                       present, that no rolled-back one is, and that
+                       sum(D_NEXT_O_ID) grew by at least their number (the
+                       durability test of clause 3.5; see scripts/crashloop)
   --profile            run, solo: sample the owner thread with perf during the
                        measured window and print the share of its time in
                        finding rows, changing rows, copying shared nodes, the
@@ -237,6 +242,10 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       options.think = true;
     } else if (flag == "--no-load" && value.empty()) {
       options.no_load = true;
+    } else if (flag == "--success-file") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      options.success_file = *text;
     } else if (flag == "--profile" && value.empty()) {
       options.profile = true;
     } else if (flag == "--no-check" && value.empty()) {

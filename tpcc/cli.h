@@ -25,6 +25,7 @@ struct CliOptions {
   bool quiet = false;       // no progress output
   bool profile = false;     // run, solo: sample the owner thread with perf
   std::string json_path;
+  std::string success_file;  // run: append acknowledged New-Orders; check: verify them
   std::string journal_path;          // run: record; replay: read
   std::vector<std::string> engines;  // crosscheck: the first runs, the rest replay
   uint64_t transactions = 0;         // run/crosscheck: stop after N (0: use --duration)

@@ -168,7 +168,16 @@ class Terminal {
         for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
           if (in.lines[line_idx].supply_w_id != in.w_id) ++pending_mix_.remote_order_lines;
         }
-        return write(in, run_new_order);
+        if (options_.success == nullptr) return write(in, run_new_order);
+        NewOrderOutput out;
+        TxnResult result = write(in, [&out](Txn& txn, const PreparedStatements& stmts,
+                                            const NewOrderInput& input, auto /*null*/) {
+          return run_new_order(txn, stmts, input, &out);
+        });
+        // Acknowledged: the engine returned a commit (for solo on disk, after
+        // its round was synced).
+        if (result.outcome == Outcome::kCommit) options_.success->new_order(in.w_id, in.d_id, out.o_id);
+        return result;
       }
       case TxnType::kPayment: {
         PaymentInput in = make_payment(rng_, run_c_, info_.warehouses, home_w_, now);

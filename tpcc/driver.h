@@ -10,6 +10,7 @@
 
 #include "tpcc/backend.h"
 #include "tpcc/histogram.h"
+#include "tpcc/durability.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
 #include "tpcc/transactions.h"
@@ -29,6 +30,9 @@ struct RunOptions {
   // When set: every committed write transaction is recorded here with its
   // commit sequence number (see journal.h; this serializes writers).
   Journal* journal = nullptr;
+  // When set: every acknowledged New-Order is appended here (crash loop,
+  // clause 3.5).
+  SuccessFile* success = nullptr;
 };
 
 struct TypeStats {

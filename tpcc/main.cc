@@ -15,6 +15,7 @@
 #include "tpcc/checks.h"
 #include "tpcc/cli.h"
 #include "tpcc/driver.h"
+#include "tpcc/durability.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
 #include "tpcc/owner_profile.h"
@@ -100,10 +101,14 @@ int command_check(tpcc::Backend& backend, const CliOptions& options) {
   auto conditions = run_checks(*conn, options.after_load, options.quiet);
   fmt::print("{} warehouse(s) in {}\n", info.warehouses, backend.location());
   tpcc::print_conditions(conditions);
-  for (const auto& condition : conditions) {
-    if (!condition.ok) return kExitFailed;
+  bool ok = conditions_hold(conditions);
+  if (!options.success_file.empty()) {
+    tpcc::DurabilityResult durable =
+        tpcc::check_durability(*conn, info.warehouses, options.success_file);
+    fmt::print("durability: {}  {}\n", durable.ok ? "ok  " : "FAIL", durable.detail);
+    ok = ok && durable.ok;
   }
-  return kExitOk;
+  return ok ? kExitOk : kExitFailed;
 }
 
 int command_run(tpcc::Backend& backend, const CliOptions& options) {
@@ -144,6 +149,11 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.max_transactions = options.transactions;
   tpcc::Journal journal;
   if (!options.journal_path.empty()) run_options.journal = &journal;
+  std::unique_ptr<tpcc::SuccessFile> success;
+  if (!options.success_file.empty()) {
+    success = std::make_unique<tpcc::SuccessFile>(options.success_file);
+    run_options.success = success.get();
+  }
 
   report.engine = backend.name();
   report.storage = storage_name(options.backend.storage);
