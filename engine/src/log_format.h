@@ -5,6 +5,7 @@
 // records, 8-byte aligned:
 //
 //   frame:  crc32c u32 | payload length u32 | lsn u64 | payload | zero pad to 8
+//   (the last frame of each write is padded with zero entries to a 512 B boundary)
 //           (crc over bytes 4 .. 16 + length: length, lsn and payload)
 //   payload: entries, each  type u8 | body  (LogEntry below)
 //
@@ -34,6 +35,7 @@ inline constexpr uint32_t kSegBytesOff = 32;     // u64: the file's preallocated
 inline constexpr uint32_t kSegCrcOff = 60;       // u32: crc32c of bytes 0..60
 
 enum class LogEntry : uint8_t {
+  kPadding = 0,      // the rest of the payload is zeros (the write ends on a sector boundary)
   kPut = 1,          // table u32 | key bytes | row bytes      (insert or replace)
   kDelete = 2,       // table u32 | key bytes
   kCreateTable = 3,  // id u32 | table schema
@@ -42,7 +44,12 @@ enum class LogEntry : uint8_t {
   kDropTable = 6,    // id u32
 };
 
+// Each write of the log ends on a sector boundary (the last frame is padded).
+inline constexpr uint32_t kSectorBytes = 512;
+
 inline uint64_t align_frame(uint64_t bytes) { return (bytes + kFrameAlign - 1) & ~uint64_t{kFrameAlign - 1}; }
+inline uint64_t align_sector(uint64_t bytes) { return (bytes + kSectorBytes - 1) & ~uint64_t{kSectorBytes - 1}; }
+inline uint64_t align_page(uint64_t bytes) { return (bytes + 4095) & ~uint64_t{4095}; }
 
 // "wal-000003.log"
 std::string segment_name(uint32_t slot);

@@ -40,7 +40,7 @@ Status LogWriter::open(LogState state) {
   checkpoint_lsn_.store(state.checkpoint_lsn);
   while (segments_.size() < std::max<uint32_t>(options_.log_segments, 2)) {
     size_t index;
-    Status status = create_segment(options_.log_segment_bytes, &index);
+    Status status = create_segment(align_page(options_.log_segment_bytes), &index);
     if (!status.ok()) return status;
   }
   segment_count_.store(static_cast<uint32_t>(segments_.size()));
@@ -127,22 +127,16 @@ void LogWriter::thread_main() {
 }
 
 Status LogWriter::write_frames(std::string* frames) {
-  // Fill in the CRCs (off the owner thread).
-  for (size_t pos = 0; pos < frames->size();) {
-    char* frame = frames->data() + pos;
-    uint32_t length = load_u32(frame + 4);
-    store_u32(frame, crc32c_extend(0, frame + 4, kFrameHeaderBytes - 4 + length));
-    pos += align_frame(kFrameHeaderBytes + length);
-  }
   size_t pos = 0;
   bool dirty = false;
   while (pos < frames->size()) {
     const char* frame = frames->data() + pos;
     uint64_t frame_bytes = align_frame(kFrameHeaderBytes + load_u32(frame + 4));
-    if (current_ < 0 || write_offset_ + frame_bytes > segments_[current_].info.bytes) {
+    if (current_ < 0 ||
+        write_offset_ + frame_bytes > segments_[static_cast<size_t>(current_)].info.bytes) {
       if (dirty) {
         // The end of this segment is durable before the next segment holds anything.
-        Status status = segments_[current_].file->sync();
+        Status status = segments_[static_cast<size_t>(current_)].file->sync();
         if (!status.ok()) return status;
         syncs_.fetch_add(1, std::memory_order_relaxed);
         dirty = false;
@@ -150,25 +144,45 @@ Status LogWriter::write_frames(std::string* frames) {
       Status status = start_segment(load_u64(frame + 8), kSegmentHeaderBytes + frame_bytes);
       if (!status.ok()) return status;
     }
+    Segment& segment = segments_[static_cast<size_t>(current_)];
     // Every following frame that fits goes into the same write.
+    size_t last_frame = pos;
     size_t run_end = pos + frame_bytes;
     while (run_end < frames->size()) {
       uint64_t next_bytes = align_frame(kFrameHeaderBytes + load_u32(frames->data() + run_end + 4));
-      if (write_offset_ + (run_end - pos) + next_bytes > segments_[current_].info.bytes) break;
+      if (write_offset_ + (run_end - pos) + next_bytes > segment.info.bytes) break;
+      last_frame = run_end;
       run_end += next_bytes;
     }
-    Segment& segment = segments_[current_];
-    Status status = segment.file->write_at(
-        write_offset_, std::string_view(frames->data() + pos, run_end - pos));
+    // The write ends on a sector boundary: the last frame's payload takes
+    // zero padding (entry type 0). So no later write touches a sector that
+    // holds an acknowledged round, and a torn or garbled later sector cannot
+    // damage one.
+    out_.assign(frames->data() + pos, run_end - pos);
+    uint64_t end = write_offset_ + out_.size();
+    uint64_t pad = align_sector(end) - end;
+    if (pad != 0) {
+      char* last = out_.data() + (last_frame - pos);
+      store_u32(last + 4, static_cast<uint32_t>(run_end - last_frame - kFrameHeaderBytes + pad));
+      out_.append(pad, '\0');
+    }
+    // The CRCs are computed here, off the owner thread.
+    for (size_t frame_pos = 0; frame_pos < out_.size();) {
+      char* at = out_.data() + frame_pos;
+      uint32_t length = load_u32(at + 4);
+      store_u32(at, crc32c_extend(0, at + 4, kFrameHeaderBytes - 4 + length));
+      frame_pos += align_frame(kFrameHeaderBytes + length);
+    }
+    Status status = segment.file->write_at(write_offset_, out_);
     if (!status.ok()) return status;
-    write_offset_ += run_end - pos;
-    bytes_since_checkpoint_ += run_end - pos;
-    bytes_written_.fetch_add(run_end - pos, std::memory_order_relaxed);
+    write_offset_ += out_.size();
+    bytes_since_checkpoint_ += out_.size();
+    bytes_written_.fetch_add(out_.size(), std::memory_order_relaxed);
     pos = run_end;
     dirty = true;
   }
   if (dirty) {
-    Status status = segments_[current_].file->sync();
+    Status status = segments_[static_cast<size_t>(current_)].file->sync();
     if (!status.ok()) return status;
     syncs_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -198,7 +212,7 @@ Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
   if (chosen < 0) {
     // The ring is full (checkpoints lag) or the round is larger than a segment: grow.
     size_t index;
-    uint64_t bytes = std::max<uint64_t>(options_.log_segment_bytes, (min_bytes + 4095) & ~uint64_t{4095});
+    uint64_t bytes = align_page(std::max<uint64_t>(options_.log_segment_bytes, min_bytes));
     Status status = create_segment(bytes, &index);
     if (!status.ok()) return status;
     chosen = static_cast<int64_t>(index);

@@ -99,6 +99,7 @@ class LogWriter {
   uint64_t next_seq_ = 1;
   uint64_t bytes_since_checkpoint_ = 0;
   std::string writing_;
+  std::string out_;  // one write's bytes (frames, CRCs, sector padding)
 
   // Shared.
   std::mutex mutex_;

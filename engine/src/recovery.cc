@@ -48,7 +48,9 @@ Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& w
   while (!in.at_end()) {
     uint8_t type;
     uint32_t tree;
-    if (!in.get_u8(&type) || !in.get_u32(&tree)) break;
+    if (!in.get_u8(&type)) break;
+    if (type == static_cast<uint8_t>(LogEntry::kPadding)) break;  // zeros up to a sector end
+    if (!in.get_u32(&tree)) break;
     switch (static_cast<LogEntry>(type)) {
       case LogEntry::kPut: {
         std::string_view key, row, existing;

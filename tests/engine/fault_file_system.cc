@@ -79,6 +79,7 @@ Status FaultFileSystem::check_op(bool mutating, const std::string& path) {
 }
 
 Status FaultFileSystem::note_write(const std::string& path, uint64_t bytes) {
+  written_ += static_cast<int64_t>(bytes);
   if (byte_budget_ >= 0) {
     if (static_cast<int64_t>(bytes) > byte_budget_) {
       return Status::IOError("write " + path + ": ENOSPC: No space left on device (fault injection)");
@@ -175,6 +176,11 @@ void FaultFileSystem::enospc_after_bytes(int64_t bytes) {
 void FaultFileSystem::crash_after_ops(int64_t ops) {
   std::lock_guard<std::mutex> lock(mutex_);
   crash_at_ = ops < 0 ? -1 : ops_ + ops;
+}
+
+int64_t FaultFileSystem::bytes_written() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return written_;
 }
 
 bool FaultFileSystem::crashed() const {

@@ -53,6 +53,7 @@ class FaultFileSystem final : public FileSystem {
   void crash_after_ops(int64_t ops);           // mutating operation number `ops` (from now) and all later fail
   bool crashed() const;
   int64_t mutating_ops() const;                // mutating operations so far
+  int64_t bytes_written() const;               // by write_at, so far
 
   // Power loss: every file and name becomes what `mode` leaves on disk; open
   // File objects must no longer be used; faults are cleared.
@@ -81,6 +82,7 @@ class FaultFileSystem final : public FileSystem {
   int64_t ops_ = 0;
   bool crashed_ = false;
   uint64_t write_seq_ = 0;
+  int64_t written_ = 0;
 };
 
 }  // namespace solo::test

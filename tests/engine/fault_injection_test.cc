@@ -206,7 +206,10 @@ TEST_CASE("fsync failing with EIO is fatal; reopening recovers") {
 }
 
 TEST_CASE("ENOSPC is reported clearly; once space is freed the database opens again") {
-  for (int64_t bytes : {100, 20000, 24000, 30000, 40000}) {
+  FaultFileSystem probe;
+  run_workload(&probe);
+  const int64_t total = probe.bytes_written();
+  for (int64_t bytes : {int64_t{100}, total / 3, total / 2, total * 2 / 3, total * 9 / 10, total - 600}) {
     FaultFileSystem fs;
     fs.enospc_after_bytes(bytes);
     RunResult run = run_workload(&fs);
