@@ -284,6 +284,9 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
       {"state_bytes", state},
       {"rss_over_state", state > 0 ? added / state : 0.0},
+      {"log_syncs", static_cast<double>(stats.log_syncs)},
+      {"log_bytes", static_cast<double>(stats.log_bytes)},
+      {"checkpoints", static_cast<double>(stats.checkpoints)},
   };
 }
 

@@ -226,6 +226,13 @@ void DbImpl::run_round(WriteRequest* batch) {
 // pending_ until the frame is durable (invariant 4); the owner goes on with
 // the next round meanwhile (the nodes of the sealed generation are immutable).
 void DbImpl::finish_round_durable(WriteRequest* batch) {
+  uint64_t answer_at = 0;  // 0: once the round's own LSN is durable
+  if (log_buffer_.size() - kFrameHeaderBytes > kMaxFramePayload) {
+    // Cannot be framed: fatal like a failed write; never published or answered OK.
+    fatal_.set(Status::IOError("a round's log record exceeds 1 GiB"));
+    log_buffer_.resize(kFrameHeaderBytes);
+    answer_at = UINT64_MAX;
+  }
   if (log_buffer_.size() > kFrameHeaderBytes) {
     last_lsn_++;
     store_u32(log_buffer_.data() + 4, static_cast<uint32_t>(log_buffer_.size() - kFrameHeaderBytes));
@@ -237,7 +244,7 @@ void DbImpl::finish_round_durable(WriteRequest* batch) {
   // A round that changed nothing still waits for the rounds before it: its
   // callers may have read their unpublished effects.
   RootSet* roots = round_dirty_ ? seal() : nullptr;
-  pending_.push_back(PendingRound{last_lsn_, roots, batch});
+  pending_.push_back(PendingRound{answer_at != 0 ? answer_at : last_lsn_, roots, batch});
   reclaim();
   rounds_++;
   store_stats();
