@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 
@@ -208,11 +209,14 @@ class SoloConnection final : public Connection {
 }  // namespace
 
 SoloBackend::SoloBackend(const BackendOptions& options) {
-  if (options.storage == Storage::kDisk) {
-    throw std::invalid_argument(
-        "solo keeps its database in memory until durability (log and checkpoints) lands; "
-        "use --storage ram");
+  if (!options.dir.empty()) {
+    dir_ = options.dir;
+  } else {
+    dir_ = options.storage == Storage::kRam ? "/dev/shm/solo-tpcc/solo" : "./tpcc-data/solo";
   }
+  std::error_code error;
+  std::filesystem::create_directories(dir_, error);
+  if (error) throw BackendError(fmt::format("solo: cannot create directory '{}': {}", dir_, error.message()));
   open();
 }
 
@@ -222,8 +226,10 @@ SoloBackend::~SoloBackend() {
 
 void SoloBackend::open() {
   rss_before_open_ = resident_bytes();
-  auto opened = solo::Database::open(solo::Options{});
-  if (!opened.ok()) throw BackendError("solo: cannot open: " + opened.status().ToString());
+  solo::Options options;
+  options.dir = dir_;
+  auto opened = solo::Database::open(options);
+  if (!opened.ok()) throw BackendError("solo: cannot open " + dir_ + ": " + opened.status().ToString());
   db_ = std::move(opened.value());
 }
 
@@ -239,6 +245,15 @@ bool SoloBackend::exists() {
 void SoloBackend::destroy() {
   db_->close();
   db_.reset();
+  // The engine's files only (log segments and checkpoints).
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("wal-", 0) == 0 || name.rfind("checkpoint-", 0) == 0) {
+      std::filesystem::remove(entry.path(), error);
+      if (error) throw BackendError(fmt::format("solo: cannot remove '{}': {}", entry.path().string(), error.message()));
+    }
+  }
   open();
 }
 
@@ -248,8 +263,11 @@ std::unique_ptr<Connection> SoloBackend::connect() {
 
 std::string SoloBackend::describe_config() const {
   const solo::Options& options = db_->options();
-  return fmt::format("in-memory; owner thread; reclaim_batch={}; reuse_retired={}",
-                     options.reclaim_batch, options.reuse_retired);
+  return fmt::format(
+      "in-memory state; owner thread; redo log + checkpoints in {} (segments {} x {} KiB, "
+      "checkpoint every {} KiB of log); reclaim_batch={}; reuse_retired={}",
+      options.dir, options.log_segments, options.log_segment_bytes / 1024,
+      options.checkpoint_log_bytes / 1024, options.reclaim_batch, options.reuse_retired);
 }
 
 void SoloBackend::begin_measurement() {
@@ -268,6 +286,9 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
       {"state_bytes", state},
       {"rss_over_state", state > 0 ? added / state : 0.0},
+      {"log_syncs", static_cast<double>(stats.log_syncs)},
+      {"log_bytes", static_cast<double>(stats.log_bytes)},
+      {"checkpoints", static_cast<double>(stats.checkpoints)},
   };
 }
 

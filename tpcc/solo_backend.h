@@ -7,9 +7,10 @@
 // transactions run on the calling terminal's thread inside db.read(), against
 // the newest published snapshot. solo never conflicts, so nothing is retried.
 //
-// Storage: the database lives in memory (durability, and so --storage disk and
-// `tpcc check` of an earlier process's database, come with the log and
-// checkpoints of the durability work).
+// Storage: the database lives in memory and is made durable by solo's redo log
+// and checkpoints in a directory: --dir D, else /dev/shm/solo-tpcc/solo for
+// --storage ram and ./tpcc-data/solo for --storage disk (the same places as
+// the other engines' files). A write is answered once its round is synced.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,13 @@ namespace tpcc {
 
 class SoloBackend final : public Backend {
  public:
-  // Throws std::invalid_argument for --storage disk (not durable yet).
+  // Opens (recovers) the database in its directory; throws BackendError if
+  // that fails (the message names the damaged file and offset, or ENOSPC).
   explicit SoloBackend(const BackendOptions& options);
   ~SoloBackend() override;
 
   std::string name() const override { return "solo"; }
-  std::string location() const override { return "memory of this process"; }
+  std::string location() const override { return dir_; }
   // True when the in-memory database holds a tpcc_meta table.
   bool exists() override;
   // Replaces the database with an empty one. Precondition: no connection is
@@ -53,6 +55,7 @@ class SoloBackend final : public Backend {
   void open();
 
   std::unique_ptr<solo::Database> db_;
+  std::string dir_;  // the log and checkpoints
   int64_t rss_before_open_ = 0;
   uint64_t busy_ns_at_start_ = 0;
   uint64_t idle_ns_at_start_ = 0;

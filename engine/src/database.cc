@@ -50,6 +50,13 @@ Database::~Database() { close(); }
 Result<std::unique_ptr<Database>> Database::open(const Options& options) {
   auto impl = std::make_unique<internal::DbImpl>(options);
   impl->start();
+  if (!options.dir.empty()) {
+    Status status = impl->open_durable();
+    if (!status.ok()) {
+      impl->close();
+      return status;
+    }
+  }
   return std::unique_ptr<Database>(new Database(std::move(impl)));
 }
 
@@ -79,5 +86,7 @@ Stats Database::stats() const { return impl_->stats(); }
 const Options& Database::options() const { return impl_->options(); }
 
 void Database::close() { impl_->close(); }
+
+Status Database::checkpoint() { return impl_->checkpoint(); }
 
 }  // namespace solo

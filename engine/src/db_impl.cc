@@ -15,7 +15,11 @@
 #include <cstring>
 #include <exception>
 
+#include "checkpointer.h"
+#include "durable_codec.h"
 #include "invariant.h"
+#include "log_writer.h"
+#include "recovery.h"
 
 namespace solo::internal {
 
@@ -35,7 +39,7 @@ DbImpl::DbImpl(const Options& options)
   catalog_ = catalogs_.back().get();
   // Generation 0: the empty database.
   RootSet* roots = static_cast<RootSet*>(pool_.allocate(RootSet::bytes_for(0)));
-  *roots = RootSet{0, catalog_, 0, 0, RootSet::bytes_for(0)};
+  *roots = RootSet{0, catalog_, 0, 0, 0, RootSet::bytes_for(0)};
   published_.store(roots, std::memory_order_seq_cst);
   published_gen_ = 0;
   cur_gen_ = 1;
@@ -100,6 +104,47 @@ void DbImpl::close() {
   push(&stop);
   wait(&stop);
   owner_.join();
+  // The owner answered every round (durable, or failed): stop the helpers.
+  if (checkpointer_) checkpointer_->stop();
+  if (log_) log_->stop();
+}
+
+Status DbImpl::checkpoint() {
+  if (checkpointer_ == nullptr) return Status::InvalidArgument("an in-memory database has no checkpoints");
+  return checkpointer_->run_now();
+}
+
+void DbImpl::wake_owner() {
+  if (!notice_queued_.exchange(true, std::memory_order_seq_cst)) push(&notice_);
+}
+
+Status DbImpl::open_durable() {
+  fs_ = options_.fs != nullptr ? options_.fs : posix_file_system();
+  const std::string& dir = options_.dir;
+  Status status = fs_->create_dir(dir);
+  if (!status.ok()) return status;
+  LogState state;
+  status = recover(this, fs_, dir, &state);
+  if (!status.ok()) return status;
+  log_ = std::make_unique<LogWriter>(
+      fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); });
+  checkpointer_ = std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(),
+                                                 state.checkpoint_lsn);
+  const uint64_t last_lsn = state.next_lsn - 1;
+  status = log_->open(std::move(state));
+  if (!status.ok()) return status;
+  notice_.log_notice = true;
+  log_->start();
+  checkpointer_->start();
+  // Switch the owner to logging between two rounds (this runs on the owner).
+  return write([&](WriteTxn&) {
+    logging_ = true;
+    log_buffer_.assign(kFrameHeaderBytes, '\0');
+    last_lsn_ = last_lsn;
+    // The published state must name the round it ends with (checkpoints use it).
+    if (published_.load(std::memory_order_relaxed)->lsn != last_lsn_) round_dirty_ = true;
+    return Status::OK();
+  });
 }
 
 // --- the owner --------------------------------------------------------------
@@ -111,7 +156,7 @@ void DbImpl::owner_main() {
   while (true) {
     WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_acquire);
     if (batch == nullptr) {
-      if (stop_seen_) {
+      if (stop_seen_ && pending_.empty()) {
         // Late writers that passed the stopping_ check are answered Shutdown.
         if (active_writers_.load(std::memory_order_seq_cst) == 0) break;
         std::this_thread::yield();
@@ -124,32 +169,48 @@ void DbImpl::owner_main() {
       idle_ns_ += busy_since - idle_since;
       continue;
     }
-    // The queue is a stack: reverse it into arrival order.
+    // The queue is a stack: reverse it into arrival order. A log notice is
+    // not a caller: it only says that durable_lsn moved (or a failure).
     WriteRequest* ordered = nullptr;
+    bool noticed = false;
     while (batch != nullptr) {
       WriteRequest* next = batch->next;
-      batch->next = ordered;
-      ordered = batch;
+      if (batch->log_notice) {
+        noticed = true;
+      } else {
+        batch->next = ordered;
+        ordered = batch;
+      }
       batch = next;
     }
-    run_round(ordered);
+    // Cleared before durable_lsn is read, so a later report queues a new notice.
+    if (noticed) notice_queued_.store(false, std::memory_order_seq_cst);
+    if (ordered != nullptr) run_round(ordered);
+    if (logging_) drain_pending();
   }
   busy_ns_ += now_ns() - busy_since;
   store_stats();
 }
 
 void DbImpl::run_round(WriteRequest* batch) {
+  // Invariant 7: after a fatal log or checkpoint error nothing runs any more.
+  const bool failed = logging_ && fatal_.failed();
   for (WriteRequest* request = batch; request != nullptr; request = request->next) {
     if (request->fn == nullptr) {
       stop_seen_ = true;
     } else if (stop_seen_) {
       request->result = Status::Shutdown("database is closing");
+    } else if (failed) {
+      request->result = fatal_.get();
     } else {
       request->result = run_transaction(*request->fn);
     }
   }
-  // Invariant 4 (a round is answered only once durable) holds trivially while
-  // the engine has no log: the durability issue adds the log write here.
+  if (logging_) {
+    finish_round_durable(batch);
+    return;
+  }
+  // In memory: invariant 4 holds trivially (nothing to make durable).
   if (round_dirty_) publish();
   reclaim();
   rounds_++;
@@ -165,8 +226,76 @@ void DbImpl::run_round(WriteRequest* batch) {
   round_seq_.notify_all();
 }
 
+// Seals the round: its frame goes to the log writer, its RootSet waits in
+// pending_ until the frame is durable (invariant 4); the owner goes on with
+// the next round meanwhile (the nodes of the sealed generation are immutable).
+void DbImpl::finish_round_durable(WriteRequest* batch) {
+  uint64_t answer_at = 0;  // 0: once the round's own LSN is durable
+  if (log_buffer_.size() - kFrameHeaderBytes > kMaxFramePayload) {
+    // Cannot be framed: fatal like a failed write; never published or answered OK.
+    fatal_.set(Status::IOError("a round's log record exceeds 1 GiB"));
+    log_buffer_.resize(kFrameHeaderBytes);
+    answer_at = UINT64_MAX;
+  }
+  if (log_buffer_.size() > kFrameHeaderBytes) {
+    last_lsn_++;
+    store_u32(log_buffer_.data() + 4, static_cast<uint32_t>(log_buffer_.size() - kFrameHeaderBytes));
+    store_u64(log_buffer_.data() + 8, last_lsn_);
+    log_buffer_.resize(align_frame(log_buffer_.size()), '\0');
+    log_->submit(&log_buffer_, last_lsn_);
+    log_buffer_.append(kFrameHeaderBytes, '\0');
+  }
+  // A round that changed nothing still waits for the rounds before it: its
+  // callers may have read their unpublished effects.
+  RootSet* roots = round_dirty_ ? seal() : nullptr;
+  pending_.push_back(PendingRound{answer_at != 0 ? answer_at : last_lsn_, roots, batch});
+  reclaim();
+  rounds_++;
+  store_stats();
+  drain_pending();
+}
+
+// Publishes and answers every pending round whose LSN is durable; after a
+// fatal error answers the others with it (their effects are never published).
+void DbImpl::drain_pending() {
+  if (pending_.empty()) return;
+  const uint64_t durable = log_->durable_lsn();
+  const bool failed = fatal_.failed();
+  bool answered = false;
+  while (!pending_.empty()) {
+    PendingRound& round = pending_.front();
+    if (round.lsn <= durable) {
+      if (round.roots != nullptr) publish_roots(round.roots);
+    } else if (failed) {
+      Status error = fatal_.get();
+      for (WriteRequest* request = round.batch; request != nullptr; request = request->next) {
+        if (request->fn != nullptr) request->result = error;
+      }
+    } else {
+      break;
+    }
+    answer(round.batch);
+    answered = true;
+    pending_.pop_front();
+  }
+  if (!answered) return;
+  store_stats();
+  round_seq_.fetch_add(1, std::memory_order_release);
+  round_seq_.notify_all();
+}
+
+void DbImpl::answer(WriteRequest* batch) {
+  // After done is set the caller may return and free its request.
+  while (batch != nullptr) {
+    WriteRequest* next = batch->next;
+    batch->done.store(1, std::memory_order_release);
+    batch = next;
+  }
+}
+
 Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
   SOLO_ASSERT(undo_.empty() && created_.empty() && displaced_.empty());
+  txn_log_mark_ = log_buffer_.size();
   WriteTxn txn(this);
   Status status;
   try {
@@ -247,6 +376,7 @@ void DbImpl::undo_transaction() {
   displaced_.clear();
   undo_.clear();
   changes_++;
+  if (logging_) log_buffer_.resize(txn_log_mark_);  // invariant 5: not in the log either
 }
 
 // --- logged tree changes ------------------------------------------------------
@@ -263,6 +393,7 @@ bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value) {
     return false;
   }
   changes_++;
+  if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
   return true;
 }
 
@@ -276,6 +407,7 @@ void* DbImpl::tree_replace(TreeId tree, std::string_view key, void* value) {
   (void)replaced;
   undo_.set_last_old(old);
   changes_++;
+  if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
   return old;
 }
 
@@ -289,6 +421,7 @@ void* DbImpl::tree_remove(TreeId tree, std::string_view key) {
   (void)removed;
   undo_.set_last_old(old);
   changes_++;
+  if (logging_ && trees_[tree].has_records) log_delete(tree, undo_.key(undo_.entries().back()));
   return old;
 }
 
@@ -298,6 +431,7 @@ void* DbImpl::tree_replace_at(TreeId tree, std::string_view key, TreePath* path,
   void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
   undo_.set_last_old(old);
   changes_++;
+  if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
   return old;
 }
 
@@ -307,6 +441,7 @@ void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) 
   void* old = btree_remove_at(&trees_[tree], &writer_, path);
   undo_.set_last_old(old);
   changes_++;
+  if (logging_ && trees_[tree].has_records) log_delete(tree, undo_.key(undo_.entries().back()));
   return old;
 }
 
@@ -332,9 +467,35 @@ void DbImpl::add_tree(const TreeState& tree) {
   changes_++;
 }
 
+// --- redo records ------------------------------------------------------------
+
+void DbImpl::log_put(TreeId tree, std::string_view key, const void* record) {
+  log_buffer_.push_back(static_cast<char>(LogEntry::kPut));
+  put_u32(&log_buffer_, tree);
+  put_bytes(&log_buffer_, key);
+  put_bytes(&log_buffer_, static_cast<const Record*>(record)->view());
+}
+
+void DbImpl::log_delete(TreeId tree, std::string_view key) {
+  log_buffer_.push_back(static_cast<char>(LogEntry::kDelete));
+  put_u32(&log_buffer_, tree);
+  put_bytes(&log_buffer_, key);
+}
+
+void DbImpl::log_ddl(LogEntry type, TreeId id, const TableSchema* table, const IndexSchema* index) {
+  if (!logging_) return;
+  log_buffer_.push_back(static_cast<char>(type));
+  put_u32(&log_buffer_, id);
+  if (table != nullptr) put_table_schema(&log_buffer_, *table);
+  if (index != nullptr) put_index_schema(&log_buffer_, *index);
+}
+
 // --- sealing a round ----------------------------------------------------------
 
-void DbImpl::publish() {
+void DbImpl::publish() { publish_roots(seal()); }
+
+// The RootSet of the generation being built; starts the next generation.
+RootSet* DbImpl::seal() {
   uint32_t tree_count = static_cast<uint32_t>(trees_.size());
   uint32_t bytes = RootSet::bytes_for(tree_count);
   RootSet* roots = static_cast<RootSet*>(pool_.allocate(bytes));
@@ -346,6 +507,7 @@ void DbImpl::publish() {
   roots->gen = cur_gen_;
   roots->catalog = catalog_;
   roots->state_bytes = state_bytes;
+  roots->lsn = last_lsn_;
   roots->tree_count = tree_count;
   roots->alloc_bytes = bytes;
   if (options_.check_invariants) {
@@ -357,15 +519,22 @@ void DbImpl::publish() {
       }
     }
   }
-  const RootSet* old = published_.load(std::memory_order_relaxed);
-  // Invariant 3: one atomic store makes the whole new state visible.
-  published_.store(roots, std::memory_order_seq_cst);
-  published_gen_ = cur_gen_;
-  pool_.retire(const_cast<RootSet*>(old), old->alloc_bytes, ObjectKind::kRootSet, old->gen,
-               cur_gen_);
   cur_gen_++;
   writer_.set_gen(cur_gen_);
   round_dirty_ = false;
+  return roots;
+}
+
+void DbImpl::publish_roots(RootSet* roots) {
+  const RootSet* old = published_.load(std::memory_order_relaxed);
+  // Invariant 3: one atomic store makes the whole new state visible.
+  published_.store(roots, std::memory_order_seq_cst);
+  published_gen_ = roots->gen;
+  // Retired objects are queued in generation order: while later rounds are
+  // sealed but unpublished, the old RootSet waits for the newest of them.
+  uint64_t retire_gen = logging_ ? cur_gen_ : roots->gen;
+  pool_.retire(const_cast<RootSet*>(old), old->alloc_bytes, ObjectKind::kRootSet, old->gen,
+               retire_gen);
 }
 
 void DbImpl::reclaim() {
@@ -422,6 +591,16 @@ Stats DbImpl::stats() const {
   stats.fresh_objects = shared_stats_.fresh.load(relaxed);
   stats.owner_busy_ns = shared_stats_.busy_ns.load(relaxed);
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
+  if (log_ != nullptr) {
+    stats.log_syncs = log_->syncs();
+    stats.log_bytes = log_->bytes_written();
+    stats.durable_lsn = log_->durable_lsn();
+    stats.log_segments = log_->segment_count();
+  }
+  if (checkpointer_ != nullptr) {
+    stats.checkpoints = checkpointer_->completed();
+    stats.checkpoint_lsn = checkpointer_->last_lsn();
+  }
   return stats;
 }
 

@@ -5,12 +5,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "fatal_error.h"
+#include "log_format.h"
 #include "object_pool.h"
 #include "root_set.h"
 #include "snapshot_registry.h"
@@ -23,10 +26,14 @@ namespace solo::internal {
 // One db.write() call, on the caller's stack until `done` is set.
 struct WriteRequest {
   FunctionRef<Status(WriteTxn&)>* fn = nullptr;  // nullptr: the stop request of close()
+  bool log_notice = false;  // not a caller: the log writer or checkpointer woke the owner
   Status result;
   WriteRequest* next = nullptr;
   std::atomic<uint32_t> done{0};
 };
+
+class LogWriter;
+class Checkpointer;
 
 class DbImpl {
  public:
@@ -37,8 +44,17 @@ class DbImpl {
 
   // --- any thread ---------------------------------------------------------
   void start();
+  // After start(), with options.dir set: recovers the directory (checkpoint +
+  // log replay through write()), then starts the log writer and the
+  // checkpointer and switches the owner to logging. Any thread but the owner.
+  Status open_durable();
   Status write(FunctionRef<Status(WriteTxn&)> fn);
   void close();
+  // Writes a checkpoint of the newest published state now (NotSupported-like
+  // InvalidArgument in memory). Any thread.
+  Status checkpoint();
+  // Wakes the owner to look at the log's progress (log writer, checkpointer).
+  void wake_owner();
   const RootSet* acquire(uint32_t* slot) { return registry_.acquire(published_, slot); }
   void release(uint32_t slot) { registry_.release(slot); }
   Stats stats() const;
@@ -61,6 +77,12 @@ class DbImpl {
   void set_catalog(std::unique_ptr<Catalog> catalog);
   void add_tree(const TreeState& tree);
   void undo_transaction();
+  // Redo records of the running transaction (engine/README.md "Log"): only
+  // when logging (a directory is open); a rollback truncates them away.
+  bool logging() const { return logging_; }
+  void log_ddl(LogEntry type, TreeId id, const TableSchema* table, const IndexSchema* index);
+  // Recovery: the state being built includes rounds up to `lsn`.
+  void note_replayed_lsn(uint64_t lsn) { last_lsn_ = lsn; }
 
   // Owner-thread state. Trees of the newest, unpublished state.
   std::vector<TreeState> trees_;
@@ -86,6 +108,13 @@ class DbImpl {
   Status run_transaction(FunctionRef<Status(WriteTxn&)>& fn);
   void commit_transaction();
   void publish();
+  RootSet* seal();
+  void publish_roots(RootSet* roots);
+  void answer(WriteRequest* batch);
+  void finish_round_durable(WriteRequest* batch);
+  void drain_pending();
+  void log_put(TreeId tree, std::string_view key, const void* record);
+  void log_delete(TreeId tree, std::string_view key);
   void reclaim();
   void push(WriteRequest* request);
   void wait(WriteRequest* request);
@@ -112,6 +141,27 @@ class DbImpl {
   uint64_t record_bytes_ = 0;
   uint64_t busy_ns_ = 0;
   uint64_t idle_ns_ = 0;
+  // Durability, owner thread only. The round's frame is built in log_buffer_
+  // (header reserved at its start, capacity reused round after round).
+  bool logging_ = false;
+  std::string log_buffer_;
+  size_t txn_log_mark_ = 0;  // log_buffer_ size when the running transaction began
+  uint64_t last_lsn_ = 0;    // LSN of the newest sealed round
+  // Sealed rounds waiting for their LSN to be durable, oldest first.
+  struct PendingRound {
+    uint64_t lsn;          // answered once durable_lsn >= lsn
+    RootSet* roots;        // published then; nullptr: nothing to publish
+    WriteRequest* batch;   // the callers to answer
+  };
+  std::deque<PendingRound> pending_;
+
+  // Durability objects: made by open_durable(), stopped by close().
+  FileSystem* fs_ = nullptr;
+  FatalError fatal_;
+  std::unique_ptr<LogWriter> log_;
+  std::unique_ptr<Checkpointer> checkpointer_;
+  WriteRequest notice_;
+  std::atomic<bool> notice_queued_{false};
 
   // Shared.
   std::atomic<const RootSet*> published_{nullptr};

@@ -14,6 +14,7 @@ struct RootSet {
   uint64_t gen;
   const Catalog* catalog;
   uint64_t state_bytes;
+  uint64_t lsn;  // the last log round this state includes (0: none; in-memory: always 0)
   uint32_t tree_count;
   uint32_t alloc_bytes;
 

@@ -13,6 +13,8 @@ std::string Status::ToString() const {
     case Code::kAborted: name = "Aborted"; break;
     case Code::kShutdown: name = "Shutdown"; break;
     case Code::kInternal: name = "Internal"; break;
+    case Code::kIOError: name = "IOError"; break;
+    case Code::kCorruption: name = "Corruption"; break;
   }
   return std::string(name) + ": " + message_;
 }

@@ -141,6 +141,7 @@ Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
   TreeState tree;
   tree.has_records = true;
   db_->add_tree(tree);
+  db_->log_ddl(internal::LogEntry::kCreateTable, info->id, &schema, nullptr);
   refresh_view();
   return info->id;
 }
@@ -191,6 +192,7 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
   catalog->entries_.push_back(Catalog::Entry{nullptr, info});
   db_->set_catalog(std::move(catalog));
   db_->add_tree(tree);
+  db_->log_ddl(internal::LogEntry::kCreateIndex, info->id, nullptr, &schema);
   refresh_view();
   return info->id;
 }
@@ -391,6 +393,7 @@ Status WriteTxn::drop_index(IndexId index) {
   catalog->entries_[info->table].table = table_info;
   catalog->entries_[index].index = nullptr;
   db_->set_catalog(std::move(catalog));
+  db_->log_ddl(internal::LogEntry::kDropIndex, index, nullptr, nullptr);
   refresh_view();
   return Status::OK();
 }
@@ -416,6 +419,7 @@ Status WriteTxn::drop_table(TableId table) {
   auto catalog = std::make_unique<Catalog>(*catalog_);
   catalog->entries_[table].table = nullptr;
   db_->set_catalog(std::move(catalog));
+  db_->log_ddl(internal::LogEntry::kDropTable, table, nullptr, nullptr);
   refresh_view();
   return Status::OK();
 }

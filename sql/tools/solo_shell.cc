@@ -1,6 +1,6 @@
 // solo: the SQL shell.
 //
-//   solo [DIR] [-c SQL]
+//   solo [DIR] [-c SQL]        (DIR: a durable database kept in that directory; none: in memory)
 //
 // With -c runs SQL and exits; with SQL on standard input (not a terminal)
 // runs it and exits; otherwise reads statements interactively (readline
@@ -520,11 +520,10 @@ int main(int argc, char** argv) {
       return Usage();
     }
   }
-  if (!dir.empty()) {
-    std::cerr << "note: solo has no durability yet; the database in " << dir
-              << " is kept in memory only\n";
-  }
-  auto opened = solo::Database::open(solo::Options{});
+  // With DIR the database is durable: its log and checkpoints live in DIR.
+  solo::Options options;
+  options.dir = dir;
+  auto opened = solo::Database::open(options);
   if (!opened.ok()) {
     std::cerr << "cannot open the database: " << opened.status().ToString() << "\n";
     return 1;

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
+#include "solo/file_system.h"
 #include "solo/function_ref.h"
 #include "solo/status.h"
 #include "solo/txn.h"
@@ -30,6 +32,23 @@ struct Options {
   // true: reclaim as if no snapshot were held. Unsafe; only to show that the
   // tests notice.
   bool unsafe_ignore_held_snapshots = false;
+
+  // Durability (engine/README.md "Durability"). Empty: the database lives in
+  // memory only and does no logging work at all. Otherwise the directory
+  // (created if missing) that holds the log and the checkpoints: open()
+  // recovers what it holds, and a write is answered only once its round's
+  // log record is durable.
+  std::string dir;
+  // The file system used for `dir`; nullptr: posix_file_system(). Must
+  // outlive the Database (tests pass a fault-injecting one).
+  FileSystem* fs = nullptr;
+  // Size of each preallocated log segment, and how many to preallocate. The
+  // ring grows by a segment when checkpoints lag behind.
+  uint64_t log_segment_bytes = uint64_t{32} << 20;
+  uint32_t log_segments = 4;
+  // Start a checkpoint each time the log has grown by this much (0: only
+  // Database::checkpoint()).
+  uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
 };
 
 // Counters, read with relaxed atomics: each is exact, the set is not one instant.
@@ -47,6 +66,13 @@ struct Stats {
   uint64_t fresh_objects = 0;      // allocations served from fresh memory
   uint64_t owner_busy_ns = 0;      // owner time spent running rounds
   uint64_t owner_idle_ns = 0;      // owner time spent waiting for requests
+  // Durability (0 in memory).
+  uint64_t log_syncs = 0;          // fdatasync calls on log segments
+  uint64_t log_bytes = 0;          // bytes written to log segments
+  uint64_t durable_lsn = 0;        // newest durable log round
+  uint64_t checkpoints = 0;        // checkpoints completed since open
+  uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
+  uint32_t log_segments = 0;       // segment files in the ring
   // busy / (busy + idle), 0 if nothing was measured.
   double owner_utilization() const;
 };
@@ -78,7 +104,11 @@ class Snapshot {
 
 class Database {
  public:
-  // Opens an empty in-memory database and starts its owner thread.
+  // Opens a database and starts its owner thread. Without options.dir: an
+  // empty in-memory database. With it: recovers the newest complete
+  // checkpoint and the intact log after it; Corruption (naming the file and
+  // offset) if a checkpoint or the log is damaged anywhere but at the log's
+  // tail; IOError if a file operation fails. Any thread.
   static Result<std::unique_ptr<Database>> open(const Options& options);
 
   // Closes (see close()). All snapshots must have been released.
@@ -91,7 +121,9 @@ class Database {
   // (its effects are then visible to every later read).
   // Returns fn's Status if it failed (the transaction is undone), Aborted if
   // fn called rollback() or threw, Shutdown after close(), InvalidArgument if
-  // called from the owner thread itself. Any thread but the owner.
+  // called from the owner thread itself. With a directory, OK means durable;
+  // after a failed log or checkpoint write every write returns that IOError
+  // (invariant 7: reopen to recover). Any thread but the owner.
   template <class F>
   Status write(F&& fn) {
     return write_ref(FunctionRef<Status(WriteTxn&)>(fn));
@@ -110,6 +142,11 @@ class Database {
 
   Stats stats() const;
   const Options& options() const;
+
+  // Writes a checkpoint of the newest published state and returns once it is
+  // durable (older log segments become reusable). InvalidArgument in memory;
+  // IOError (fatal) if writing it fails. Any thread but the owner.
+  Status checkpoint();
 
   // Lets the queued writes finish, stops the owner and refuses later writes
   // with Shutdown. Idempotent. Any thread but the owner.

@@ -21,6 +21,8 @@ class Status {
     kAborted,          // the transaction was rolled back (rollback(), exception)
     kShutdown,         // the database is closing or closed
     kInternal,         // a bug or an unexpected condition
+    kIOError,          // a file operation failed (durability is lost: fatal for the database)
+    kCorruption,       // a durable file is damaged (not at the log's tail); names file and offset
   };
 
   // An OK status. Costs no allocation.
@@ -36,6 +38,8 @@ class Status {
   static Status Aborted(std::string_view msg) { return Status(Code::kAborted, msg); }
   static Status Shutdown(std::string_view msg) { return Status(Code::kShutdown, msg); }
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
+  static Status IOError(std::string_view msg) { return Status(Code::kIOError, msg); }
+  static Status Corruption(std::string_view msg) { return Status(Code::kCorruption, msg); }
 
   bool ok() const { return code_ == Code::kOk; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
@@ -44,6 +48,8 @@ class Status {
   bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
   bool IsAborted() const { return code_ == Code::kAborted; }
   bool IsShutdown() const { return code_ == Code::kShutdown; }
+  bool IsIOError() const { return code_ == Code::kIOError; }
+  bool IsCorruption() const { return code_ == Code::kCorruption; }
 
   Code code() const { return code_; }
   const std::string& message() const { return message_; }

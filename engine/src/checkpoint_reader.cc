@@ -1,0 +1,80 @@
+#include "checkpoint_reader.h"
+
+#include <cstring>
+
+#include "crc32c.h"
+#include "durable_codec.h"
+
+namespace solo::internal {
+
+namespace {
+
+Status damaged(const std::string& path, uint64_t offset, const std::string& what) {
+  return Status::Corruption("damaged checkpoint " + path + " at offset " + std::to_string(offset) +
+                            ": " + what);
+}
+
+}  // namespace
+
+Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
+                       const ApplyBlock& apply) {
+  auto opened = fs->open(path, OpenMode::kRead);
+  if (!opened.ok()) return opened.status();
+  File* file = opened->get();
+  auto size = file->size();
+  if (!size.ok()) return size.status();
+  const uint64_t file_bytes = *size;
+
+  char header[kCheckpointHeaderBytes];
+  size_t read = 0;
+  Status status = file->read_at(0, kCheckpointHeaderBytes, header, &read);
+  if (!status.ok()) return status;
+  if (read != kCheckpointHeaderBytes || std::memcmp(header + kCkpMagicOff, kCheckpointMagic, 8) != 0 ||
+      load_u32(header + kCkpCrcOff) != crc32c_extend(0, header, kCkpCrcOff)) {
+    return damaged(path, 0, "bad header");
+  }
+  if (load_u32(header + kCkpVersionOff) != kCheckpointVersion) {
+    return damaged(path, kCkpVersionOff, "unknown version");
+  }
+  *lsn = load_u64(header + kCkpLsnOff);
+
+  std::string block;
+  uint64_t offset = kCheckpointHeaderBytes;
+  uint64_t blocks = 0;
+  while (true) {
+    if (file_bytes - offset < kBlockHeaderBytes) return damaged(path, offset, "no end block");
+    char block_header[kBlockHeaderBytes];
+    status = file->read_at(offset, kBlockHeaderBytes, block_header, &read);
+    if (!status.ok()) return status;
+    uint32_t length = load_u32(block_header + 4);
+    if (length == 0 || length > kMaxBlockBytes || length > file_bytes - offset - kBlockHeaderBytes) {
+      return damaged(path, offset, "bad block length " + std::to_string(length));
+    }
+    block.resize(length);
+    status = file->read_at(offset + kBlockHeaderBytes, length, block.data(), &read);
+    if (!status.ok()) return status;
+    uint32_t crc = crc32c_extend(0, block_header + 4, 4);
+    crc = crc32c_extend(crc, block.data(), length);
+    if (read != length || crc != load_u32(block_header)) return damaged(path, offset, "bad checksum");
+    auto type = static_cast<CheckpointBlock>(block[0]);
+    std::string_view body = std::string_view(block).substr(1);
+    if (type == CheckpointBlock::kEnd) {
+      ByteReader in{body};
+      uint64_t end_blocks, rows, end_lsn;
+      if (!in.get_u64(&end_blocks) || !in.get_u64(&rows) || !in.get_u64(&end_lsn) ||
+          end_blocks != blocks || end_lsn != *lsn) {
+        return damaged(path, offset, "end block does not match the file");
+      }
+      return Status::OK();
+    }
+    if (type < CheckpointBlock::kTable || type > CheckpointBlock::kRows) {
+      return damaged(path, offset, "unknown block type");
+    }
+    status = apply(type, body, offset);
+    if (!status.ok()) return status;
+    blocks++;
+    offset += kBlockHeaderBytes + length;
+  }
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,25 @@
+// Reading a checkpoint file: header, then every block with its CRC checked,
+// handed to `apply` in file order; the file must end with an intact kEnd
+// block. Any damage is Corruption naming the file and offset (a checkpoint
+// is renamed into place only once synced, so damage is never a torn tail).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "checkpoint_format.h"
+#include "solo/file_system.h"
+
+namespace solo::internal {
+
+// body: the block's bytes after its type byte. offset: the block's offset.
+using ApplyBlock =
+    std::function<Status(CheckpointBlock type, std::string_view body, uint64_t offset)>;
+
+// Sets *lsn to the last round the checkpoint holds.
+Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
+                       const ApplyBlock& apply);
+
+}  // namespace solo::internal

@@ -1,0 +1,182 @@
+#include "checkpoint_writer.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "checkpoint_format.h"
+#include "crc32c.h"
+#include "durable_codec.h"
+#include "solo/txn.h"
+
+namespace solo::internal {
+
+std::string checkpoint_name(uint64_t lsn) {
+  char name[48];
+  std::snprintf(name, sizeof(name), "checkpoint-%020llu.ckpt", static_cast<unsigned long long>(lsn));
+  return name;
+}
+
+std::string checkpoint_temp_name(uint64_t lsn) {
+  char name[48];
+  std::snprintf(name, sizeof(name), "checkpoint-%020llu.tmp", static_cast<unsigned long long>(lsn));
+  return name;
+}
+
+static bool parse_checkpoint_with(const std::string& name, const char* suffix, uint64_t* lsn) {
+  if (name.size() != 11 + 20 + std::strlen(suffix) || name.compare(0, 11, "checkpoint-") != 0 ||
+      name.compare(31, std::string::npos, suffix) != 0) {
+    return false;
+  }
+  uint64_t value = 0;
+  for (size_t pos = 11; pos < 31; ++pos) {
+    if (name[pos] < '0' || name[pos] > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(name[pos] - '0');
+  }
+  *lsn = value;
+  return true;
+}
+
+bool parse_checkpoint_name(const std::string& name, uint64_t* lsn) {
+  return parse_checkpoint_with(name, ".ckpt", lsn);
+}
+
+bool is_checkpoint_temp_name(const std::string& name) {
+  uint64_t lsn;
+  return parse_checkpoint_with(name, ".tmp", &lsn);
+}
+
+namespace {
+
+// A view of a RootSet with the public read API (cursors).
+class RootSetView : public TxnView {
+ public:
+  explicit RootSetView(const RootSet& roots) {
+    catalog_ = roots.catalog;
+    trees_ = roots.trees();
+    tree_count_ = roots.tree_count;
+    generation_ = roots.gen;
+  }
+};
+
+// Appends blocks to a buffer and writes it out in large pieces.
+class BlockWriter {
+ public:
+  explicit BlockWriter(File* file) : file_(file) {}
+
+  // Starts a block of `type`; the body follows through body().
+  void begin(CheckpointBlock type) {
+    block_start_ = buffer_.size();
+    buffer_.append(kBlockHeaderBytes, '\0');
+    buffer_.push_back(static_cast<char>(type));
+  }
+  std::string* body() { return &buffer_; }
+  size_t body_bytes() const { return buffer_.size() - block_start_ - kBlockHeaderBytes; }
+  Status end() {
+    char* block = buffer_.data() + block_start_;
+    uint32_t length = static_cast<uint32_t>(buffer_.size() - block_start_ - kBlockHeaderBytes);
+    store_u32(block + 4, length);
+    store_u32(block, crc32c_extend(0, block + 4, 4 + length));
+    blocks_++;
+    if (buffer_.size() >= (1u << 20)) return flush();
+    return Status::OK();
+  }
+  Status flush() {
+    if (buffer_.empty()) return Status::OK();
+    Status status = file_->write_at(offset_, buffer_);
+    offset_ += buffer_.size();
+    buffer_.clear();
+    return status;
+  }
+  uint64_t blocks() const { return blocks_; }
+  uint64_t offset() const { return offset_ + buffer_.size(); }
+
+ private:
+  File* file_;
+  std::string buffer_;
+  size_t block_start_ = 0;
+  uint64_t offset_ = 0;
+  uint64_t blocks_ = 0;
+};
+
+}  // namespace
+
+Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
+                        CheckpointInfo* info) {
+  // Last round included: RootSet::lsn.
+  const uint64_t lsn = roots.lsn;
+  std::string temp_path = dir + "/" + checkpoint_temp_name(lsn);
+  std::string final_path = dir + "/" + checkpoint_name(lsn);
+  auto opened = fs->open(temp_path, OpenMode::kCreate);
+  if (!opened.ok()) return opened.status();
+  File* file = opened->get();
+  BlockWriter writer(file);
+
+  std::string* out = writer.body();
+  out->append(kCheckpointHeaderBytes, '\0');
+  char* header = out->data();
+  std::memcpy(header + kCkpMagicOff, kCheckpointMagic, 8);
+  store_u32(header + kCkpVersionOff, kCheckpointVersion);
+  store_u32(header + kCkpHeaderSizeOff, kCheckpointHeaderBytes);
+  store_u64(header + kCkpLsnOff, lsn);
+  store_u64(header + kCkpGenOff, roots.gen);
+  store_u32(header + kCkpTreesOff, roots.tree_count);
+  store_u32(header + kCkpCrcOff, crc32c_extend(0, header, kCkpCrcOff));
+
+  const Catalog& catalog = *roots.catalog;
+  Status status;
+  for (TreeId id = 0; id < catalog.tree_count(); ++id) {
+    if (const TableInfo* table = catalog.table(id)) {
+      writer.begin(CheckpointBlock::kTable);
+      put_u32(out, id);
+      put_table_schema(out, table->schema);
+    } else if (const IndexInfo* index = catalog.index(id)) {
+      writer.begin(CheckpointBlock::kIndex);
+      put_u32(out, id);
+      put_index_schema(out, index->schema);
+    } else {
+      writer.begin(CheckpointBlock::kDropped);
+      put_u32(out, id);
+    }
+    status = writer.end();
+    if (!status.ok()) return status;
+  }
+
+  RootSetView view(roots);
+  uint64_t rows = 0;
+  for (const TableInfo* table : catalog.tables()) {
+    auto cursor = view.scan(table->id, KeyRange::All());
+    while (cursor->valid()) {
+      writer.begin(CheckpointBlock::kRows);
+      put_u32(out, table->id);
+      size_t count_at = out->size();
+      put_u32(out, 0);
+      uint32_t count = 0;
+      for (; cursor->valid() && writer.body_bytes() < kRowsBlockBytes; cursor->next()) {
+        put_bytes(out, cursor->key());
+        put_bytes(out, cursor->value());
+        count++;
+      }
+      store_u32(out->data() + count_at, count);
+      rows += count;
+      status = writer.end();
+      if (!status.ok()) return status;
+    }
+  }
+  uint64_t blocks = writer.blocks();
+  writer.begin(CheckpointBlock::kEnd);
+  put_u64(out, blocks);
+  put_u64(out, rows);
+  put_u64(out, lsn);
+  status = writer.end();
+  if (status.ok()) status = writer.flush();
+  if (status.ok()) status = file->sync();
+  info->lsn = lsn;
+  info->rows = rows;
+  info->bytes = writer.offset();
+  opened->reset();
+  if (status.ok()) status = fs->rename(temp_path, final_path);
+  if (status.ok()) status = fs->sync_dir(dir);
+  return status;
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,99 @@
+#include "checkpointer.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "checkpoint_format.h"
+#include "checkpoint_writer.h"
+#include "db_impl.h"
+#include "log_writer.h"
+
+namespace solo::internal {
+
+Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
+                           LogWriter* log, uint64_t last_checkpoint_lsn)
+    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log) {
+  last_lsn_.store(last_checkpoint_lsn);
+}
+
+Checkpointer::~Checkpointer() { stop(); }
+
+void Checkpointer::start() { thread_ = std::thread([this] { thread_main(); }); }
+
+void Checkpointer::request() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (requested_ > finished_) return;  // one is pending already
+    requested_++;
+  }
+  cv_.notify_one();
+}
+
+Status Checkpointer::run_now() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (stopping_) return Status::Shutdown("database is closed");
+  // A checkpoint that is already running may hold an older snapshot: wait for the next one.
+  uint64_t ticket = std::max(requested_, finished_ + 1) + 1;
+  requested_ = ticket;
+  cv_.notify_one();
+  cv_.wait(lock, [&] { return finished_ >= ticket || stopping_; });
+  if (finished_ < ticket) return Status::Shutdown("database is closed");
+  return last_status_;
+}
+
+void Checkpointer::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Checkpointer::thread_main() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    cv_.wait(lock, [this] { return requested_ > finished_ || stopping_; });
+    if (stopping_) break;
+    uint64_t serving = requested_;
+    lock.unlock();
+    Status status = checkpoint_once();
+    lock.lock();
+    finished_ = serving;
+    last_status_ = status;
+    cv_.notify_all();
+  }
+}
+
+Status Checkpointer::checkpoint_once() {
+  if (fatal_->failed()) return fatal_->get();
+  uint32_t slot;
+  const RootSet* roots = db_->acquire(&slot);
+  if (roots->lsn == last_lsn_.load(std::memory_order_relaxed) && roots->lsn != 0) {
+    db_->release(slot);
+    return Status::OK();  // nothing new since the last checkpoint
+  }
+  CheckpointInfo info;
+  Status status = write_checkpoint(fs_, dir_, *roots, &info);
+  db_->release(slot);
+  if (!status.ok()) {
+    fatal_->set(status);
+    db_->wake_owner();
+    return status;
+  }
+  last_lsn_.store(info.lsn, std::memory_order_relaxed);
+  completed_count_.fetch_add(1, std::memory_order_relaxed);
+  log_->checkpointed(info.lsn);
+  // Older checkpoints are no longer needed (the new one is durable, renamed
+  // and its directory entry synced). A failure to remove one is harmless.
+  std::vector<std::string> names;
+  if (fs_->list(dir_, &names).ok()) {
+    for (const std::string& name : names) {
+      uint64_t lsn;
+      if (parse_checkpoint_name(name, &lsn) && lsn < info.lsn) (void)fs_->remove(dir_ + "/" + name);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace solo::internal

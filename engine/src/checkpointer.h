@@ -1,0 +1,65 @@
+// The checkpointer thread: on request (the log grew by
+// Options::checkpoint_log_bytes, or Database::checkpoint()) it holds the
+// newest published snapshot, writes it with write_checkpoint(), tells the
+// log writer which rounds it covers (their segments become reusable) and
+// removes older checkpoints. A failure is fatal (invariant 7).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "fatal_error.h"
+#include "solo/file_system.h"
+
+namespace solo::internal {
+
+class DbImpl;
+class LogWriter;
+
+class Checkpointer {
+ public:
+  Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
+               uint64_t last_checkpoint_lsn);
+  ~Checkpointer();
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  void start();
+  // Any thread: asks for a checkpoint soon; returns at once.
+  void request();
+  // Any thread: runs a checkpoint of the newest published state (or waits
+  // for one that started after this call) and returns its Status.
+  Status run_now();
+  // Finishes a running checkpoint and stops the thread. Idempotent.
+  void stop();
+
+  uint64_t completed() const { return completed_count_.load(std::memory_order_relaxed); }
+  uint64_t last_lsn() const { return last_lsn_.load(std::memory_order_relaxed); }
+
+ private:
+  void thread_main();
+  Status checkpoint_once();
+
+  // Immutable after construction.
+  DbImpl* const db_;
+  FileSystem* const fs_;
+  const std::string dir_;
+  FatalError* const fatal_;
+  LogWriter* const log_;
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  uint64_t requested_ = 0;   // guarded: tickets handed out
+  uint64_t finished_ = 0;    // guarded: tickets served
+  Status last_status_;       // guarded
+  bool stopping_ = false;    // guarded
+  std::thread thread_;
+  std::atomic<uint64_t> last_lsn_{0};
+  std::atomic<uint64_t> completed_count_{0};
+};
+
+}  // namespace solo::internal

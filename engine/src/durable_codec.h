@@ -1,0 +1,70 @@
+// Little-endian integers, LEB128 varints and schemas, as written into the log
+// and checkpoint files (engine/README.md "Durability"). Pure functions; any
+// thread. Readers never trust their input: every get_* checks bounds.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "solo/schema.h"
+
+namespace solo::internal {
+
+inline void put_u32(std::string* out, uint32_t value) {
+  char bytes[4];
+  std::memcpy(bytes, &value, 4);  // x86-64: little-endian
+  out->append(bytes, 4);
+}
+inline void put_u64(std::string* out, uint64_t value) {
+  char bytes[8];
+  std::memcpy(bytes, &value, 8);
+  out->append(bytes, 8);
+}
+inline void store_u32(char* at, uint32_t value) { std::memcpy(at, &value, 4); }
+inline void store_u64(char* at, uint64_t value) { std::memcpy(at, &value, 8); }
+inline uint32_t load_u32(const char* at) {
+  uint32_t value;
+  std::memcpy(&value, at, 4);
+  return value;
+}
+inline uint64_t load_u64(const char* at) {
+  uint64_t value;
+  std::memcpy(&value, at, 8);
+  return value;
+}
+
+inline void put_varint(std::string* out, uint64_t value) {
+  while (value >= 0x80) {
+    out->push_back(static_cast<char>((value & 0x7F) | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<char>(value));
+}
+inline void put_bytes(std::string* out, std::string_view bytes) {
+  put_varint(out, bytes.size());
+  out->append(bytes);
+}
+
+// A cursor over untrusted bytes. Every get_* returns false (and sets failed)
+// when the input is too short or malformed.
+struct ByteReader {
+  std::string_view in;
+  size_t pos = 0;
+  bool failed = false;
+
+  bool at_end() const { return pos >= in.size(); }
+  bool get_u8(uint8_t* value);
+  bool get_u32(uint32_t* value);
+  bool get_u64(uint64_t* value);
+  bool get_varint(uint64_t* value);
+  bool get_bytes(std::string_view* bytes);
+};
+
+void put_table_schema(std::string* out, const TableSchema& schema);
+void put_index_schema(std::string* out, const IndexSchema& schema);
+bool get_table_schema(ByteReader* in, TableSchema* schema);
+bool get_index_schema(ByteReader* in, IndexSchema* schema);
+
+}  // namespace solo::internal

@@ -1,0 +1,223 @@
+// Log recovery: segment headers, the chain from the checkpoint, the tail.
+#include "log_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "crc32c.h"
+#include "durable_codec.h"
+#include "log_format.h"
+
+namespace solo::internal {
+
+std::string segment_name(uint32_t slot) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "wal-%06u.log", slot);
+  return name;
+}
+
+bool parse_segment_name(const std::string& name, uint32_t* slot) {
+  if (name.size() != 14 || name.compare(0, 4, "wal-") != 0 || name.compare(10, 4, ".log") != 0) {
+    return false;
+  }
+  uint32_t value = 0;
+  for (size_t pos = 4; pos < 10; ++pos) {
+    if (name[pos] < '0' || name[pos] > '9') return false;
+    value = value * 10 + static_cast<uint32_t>(name[pos] - '0');
+  }
+  *slot = value;
+  return true;
+}
+
+namespace {
+
+struct Scan {
+  LogSegment info;
+  std::string path;
+  bool valid = false;  // header intact
+};
+
+Status read_file(FileSystem* fs, const std::string& path, std::string* data) {
+  auto file = fs->open(path, OpenMode::kRead);
+  if (!file.ok()) return file.status();
+  auto size = (*file)->size();
+  if (!size.ok()) return size.status();
+  data->resize(*size);
+  size_t read = 0;
+  Status status = (*file)->read_at(0, data->size(), data->data(), &read);
+  if (!status.ok()) return status;
+  data->resize(read);
+  return Status::OK();
+}
+
+// Frame at `pos` of `data`: true if intact (length in bounds, CRC holds).
+bool intact_frame(std::string_view data, uint64_t pos, uint32_t* length, uint64_t* lsn) {
+  if (pos + kFrameHeaderBytes > data.size()) return false;
+  const char* frame = data.data() + pos;
+  *length = load_u32(frame + 4);
+  *lsn = load_u64(frame + 8);
+  if (*length == 0 || *length > data.size() - pos - kFrameHeaderBytes) return false;
+  return load_u32(frame) == crc32c_extend(0, frame + 4, kFrameHeaderBytes - 4 + *length);
+}
+
+// The first offset >= from (8-byte steps) holding an intact frame with an
+// LSN >= min_lsn, or 0 if none: evidence of acknowledged rounds after damage.
+uint64_t intact_frame_after(std::string_view data, uint64_t from, uint64_t min_lsn) {
+  for (uint64_t pos = align_frame(from); pos + kFrameHeaderBytes <= data.size(); pos += kFrameAlign) {
+    uint64_t lsn = load_u64(data.data() + pos + 8);
+    if (lsn < min_lsn || lsn > min_lsn + (uint64_t{1} << 32)) continue;  // cheap filter
+    uint32_t length;
+    if (intact_frame(data, pos, &length, &lsn)) return pos;
+  }
+  return 0;
+}
+
+std::string where(const std::string& path, uint64_t offset) {
+  return path + " at offset " + std::to_string(offset);
+}
+
+}  // namespace
+
+Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
+                const ApplyRound& apply, LogState* state) {
+  std::vector<std::string> names;
+  Status status = fs->list(dir, &names);
+  if (!status.ok()) return status;
+  std::vector<Scan> scans;
+  for (const std::string& name : names) {
+    uint32_t slot;
+    if (!parse_segment_name(name, &slot)) continue;
+    Scan scan;
+    scan.path = dir + "/" + name;
+    scan.info.slot = slot;
+    auto file = fs->open(scan.path, OpenMode::kRead);
+    if (!file.ok()) return file.status();
+    auto size = (*file)->size();
+    if (!size.ok()) return size.status();
+    scan.info.bytes = *size;
+    char header[kSegmentHeaderBytes];
+    size_t read = 0;
+    status = (*file)->read_at(0, kSegmentHeaderBytes, header, &read);
+    if (!status.ok()) return status;
+    // An invalid header is a segment never started (zeros) or one whose start
+    // was torn: it holds nothing acknowledged (its first sync never returned).
+    scan.valid = read == kSegmentHeaderBytes &&
+                 std::memcmp(header + kSegMagicOff, kSegmentMagic, 8) == 0 &&
+                 load_u32(header + kSegCrcOff) == crc32c_extend(0, header, kSegCrcOff) &&
+                 load_u32(header + kSegVersionOff) == kLogVersion;
+    if (scan.valid) {
+      scan.info.seq = load_u64(header + kSegSeqOff);
+      scan.info.first_lsn = load_u64(header + kSegFirstLsnOff);
+    }
+    scans.push_back(std::move(scan));
+  }
+  std::sort(scans.begin(), scans.end(),
+            [](const Scan& a, const Scan& b) { return a.info.slot < b.info.slot; });
+  // Valid segments in the order they were started.
+  std::vector<size_t> by_seq;
+  uint64_t max_seq = 0;
+  for (size_t index = 0; index < scans.size(); ++index) {
+    if (!scans[index].valid) continue;
+    by_seq.push_back(index);
+    max_seq = std::max(max_seq, scans[index].info.seq);
+  }
+  std::sort(by_seq.begin(), by_seq.end(),
+            [&](size_t a, size_t b) { return scans[a].info.seq < scans[b].info.seq; });
+
+  state->segments.clear();
+  state->chain.clear();
+  for (const Scan& scan : scans) {
+    LogSegment info = scan.info;
+    if (!scan.valid) info.seq = 0;
+    state->segments.push_back(info);
+  }
+  state->next_seq = max_seq + 1;
+  state->checkpoint_lsn = checkpoint_lsn;
+  uint64_t expected = checkpoint_lsn + 1;
+
+  std::string data;
+  // A segment without a valid header must not hold rounds after the
+  // checkpoint: a torn start leaves nothing intact behind it, so intact
+  // frames there mean a damaged header, not a tail.
+  for (const Scan& scan : scans) {
+    if (scan.valid) continue;
+    status = read_file(fs, scan.path, &data);
+    if (!status.ok()) return status;
+    uint64_t later = intact_frame_after(data, kSegmentHeaderBytes, expected);
+    if (later != 0) {
+      return Status::Corruption("damaged segment header in " + where(scan.path, 0) +
+                                ", but the segment holds an intact record (round " +
+                                std::to_string(load_u64(data.data() + later + 8)) +
+                                ") at offset " + std::to_string(later));
+    }
+  }
+
+  // The segment holding `expected`: the newest one that starts at or before it.
+  int64_t start = -1;
+  for (size_t pos = 0; pos < by_seq.size(); ++pos) {
+    if (scans[by_seq[pos]].info.first_lsn <= expected) start = static_cast<int64_t>(pos);
+  }
+  if (start < 0) {
+    for (size_t index : by_seq) {
+      if (scans[index].info.first_lsn > expected) {
+        return Status::Corruption("log " + scans[index].path + " starts at round " +
+                                  std::to_string(scans[index].info.first_lsn) +
+                                  " but the checkpoint ends at round " +
+                                  std::to_string(checkpoint_lsn) + ": rounds are missing");
+      }
+    }
+    state->next_lsn = expected;
+    return Status::OK();
+  }
+
+  for (size_t chain_pos = static_cast<size_t>(start); chain_pos < by_seq.size();) {
+    const Scan& scan = scans[by_seq[chain_pos]];
+    state->chain.push_back(static_cast<uint32_t>(by_seq[chain_pos]));
+    status = read_file(fs, scan.path, &data);
+    if (!status.ok()) return status;
+    uint64_t pos = kSegmentHeaderBytes;
+    uint64_t frame_lsn = scan.info.first_lsn;
+    while (true) {
+      uint32_t length;
+      uint64_t lsn;
+      if (!intact_frame(data, pos, &length, &lsn) || lsn != frame_lsn) break;
+      if (lsn >= expected) {
+        if (lsn != expected) break;
+        status = apply(lsn, std::string_view(data).substr(pos + kFrameHeaderBytes, length),
+                       scan.path, pos);
+        if (!status.ok()) return status;
+        expected++;
+      }
+      frame_lsn++;
+      pos += align_frame(kFrameHeaderBytes + length);
+    }
+    // The frames of this segment end at `pos`. Anything intact and newer
+    // after it means the damage is not at the tail.
+    uint64_t later = intact_frame_after(data, pos + kFrameAlign, expected);
+    if (later != 0) {
+      return Status::Corruption("damaged log record in " + where(scan.path, pos) +
+                                ", followed by an intact record (round " +
+                                std::to_string(load_u64(data.data() + later + 8)) + ") at offset " +
+                                std::to_string(later));
+    }
+    size_t next = chain_pos + 1;
+    if (next < by_seq.size() && scans[by_seq[next]].info.first_lsn == expected) {
+      chain_pos = next;  // the writer moved on to this segment
+      continue;
+    }
+    for (size_t later_pos = next; later_pos < by_seq.size(); ++later_pos) {
+      const Scan& other = scans[by_seq[later_pos]];
+      if (other.info.first_lsn >= expected) {
+        return Status::Corruption("log ends in " + where(scan.path, pos) + " at round " +
+                                  std::to_string(expected - 1) + " but " + other.path +
+                                  " continues at round " + std::to_string(other.info.first_lsn));
+      }
+    }
+    break;
+  }
+  state->next_lsn = expected;
+  return Status::OK();
+}
+
+}  // namespace solo::internal

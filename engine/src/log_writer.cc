@@ -1,0 +1,240 @@
+// The sync thread: frames -> segment ring -> fdatasync -> durable LSN.
+//
+// A batch is whatever the owner submitted since the last one (one or more
+// rounds). Frames that do not fit into the current segment go to the next
+// one; the current one is synced first, so a torn write can only be the last.
+#include "log_writer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "crc32c.h"
+#include "durable_codec.h"
+#include "invariant.h"
+#include "log_format.h"
+
+namespace solo::internal {
+
+LogWriter::LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
+                     std::function<void()> on_progress, std::function<void()> want_checkpoint)
+    : fs_(fs),
+      dir_(std::move(dir)),
+      options_(options),
+      fatal_(fatal),
+      on_progress_(std::move(on_progress)),
+      want_checkpoint_(std::move(want_checkpoint)) {}
+
+LogWriter::~LogWriter() { stop(); }
+
+std::string LogWriter::path_of(uint32_t slot) const { return dir_ + "/" + segment_name(slot); }
+
+Status LogWriter::open(LogState state) {
+  for (const LogSegment& info : state.segments) {
+    auto file = fs_->open(path_of(info.slot), OpenMode::kReadWrite);
+    if (!file.ok()) return file.status();
+    segments_.push_back(Segment{info, std::move(*file)});
+  }
+  for (uint32_t index : state.chain) chain_.push_back(index);
+  next_seq_ = state.next_seq;
+  durable_lsn_.store(state.next_lsn - 1);
+  checkpoint_lsn_.store(state.checkpoint_lsn);
+  while (segments_.size() < std::max<uint32_t>(options_.log_segments, 2)) {
+    size_t index;
+    Status status = create_segment(align_page(options_.log_segment_bytes), &index);
+    if (!status.ok()) return status;
+  }
+  segment_count_.store(static_cast<uint32_t>(segments_.size()));
+  return Status::OK();
+}
+
+Status LogWriter::create_segment(uint64_t bytes, size_t* index) {
+  uint32_t slot = 0;
+  for (const Segment& segment : segments_) slot = std::max(slot, segment.info.slot + 1);
+  std::string path = path_of(slot);
+  auto file = fs_->open(path, OpenMode::kCreate);
+  if (!file.ok()) return file.status();
+  // Written with zeros once and synced: later commits overwrite these blocks
+  // (no file-size change, no metadata journal commit per fdatasync).
+  std::string zeros(std::min<uint64_t>(bytes, 1 << 20), '\0');
+  for (uint64_t offset = 0; offset < bytes; offset += zeros.size()) {
+    size_t size = static_cast<size_t>(std::min<uint64_t>(zeros.size(), bytes - offset));
+    Status status = (*file)->write_at(offset, std::string_view(zeros).substr(0, size));
+    if (!status.ok()) return status;
+  }
+  Status status = (*file)->sync();
+  if (status.ok()) status = fs_->sync_dir(dir_);
+  if (!status.ok()) return status;
+  LogSegment info;
+  info.slot = slot;
+  info.bytes = bytes;
+  segments_.push_back(Segment{info, std::move(*file)});
+  *index = segments_.size() - 1;
+  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+  return Status::OK();
+}
+
+void LogWriter::start() { thread_ = std::thread([this] { thread_main(); }); }
+
+void LogWriter::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void LogWriter::submit(std::string* frames, uint64_t last_lsn) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (handoff_.empty()) {
+      handoff_.swap(*frames);
+    } else {
+      handoff_.append(*frames);  // the sync thread is behind: group the rounds
+    }
+    handoff_lsn_ = last_lsn;
+  }
+  frames->clear();
+  cv_.notify_one();
+}
+
+void LogWriter::thread_main() {
+  while (true) {
+    uint64_t last_lsn;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [this] { return !handoff_.empty() || stopping_; });
+      if (handoff_.empty()) break;
+      writing_.swap(handoff_);
+      last_lsn = handoff_lsn_;
+    }
+    if (!fatal_->failed()) {
+      Status status = write_frames(&writing_);
+      if (status.ok()) {
+        durable_lsn_.store(last_lsn, std::memory_order_seq_cst);
+      } else {
+        fatal_->set(status);
+      }
+    }
+    writing_.clear();
+    on_progress_();
+    if (options_.checkpoint_log_bytes > 0 &&
+        bytes_since_checkpoint_ >= options_.checkpoint_log_bytes) {
+      bytes_since_checkpoint_ = 0;
+      want_checkpoint_();
+    }
+  }
+}
+
+Status LogWriter::write_frames(std::string* frames) {
+  size_t pos = 0;
+  bool dirty = false;
+  while (pos < frames->size()) {
+    const char* frame = frames->data() + pos;
+    uint64_t frame_bytes = align_frame(kFrameHeaderBytes + load_u32(frame + 4));
+    if (current_ < 0 ||
+        write_offset_ + frame_bytes > segments_[static_cast<size_t>(current_)].info.bytes) {
+      if (dirty) {
+        // The end of this segment is durable before the next segment holds anything.
+        Status status = segments_[static_cast<size_t>(current_)].file->sync();
+        if (!status.ok()) return status;
+        syncs_.fetch_add(1, std::memory_order_relaxed);
+        dirty = false;
+      }
+      Status status = start_segment(load_u64(frame + 8), kSegmentHeaderBytes + frame_bytes);
+      if (!status.ok()) return status;
+    }
+    Segment& segment = segments_[static_cast<size_t>(current_)];
+    // Every following frame that fits goes into the same write.
+    size_t last_frame = pos;
+    size_t run_end = pos + frame_bytes;
+    while (run_end < frames->size()) {
+      uint64_t next_bytes = align_frame(kFrameHeaderBytes + load_u32(frames->data() + run_end + 4));
+      if (write_offset_ + (run_end - pos) + next_bytes > segment.info.bytes) break;
+      last_frame = run_end;
+      run_end += next_bytes;
+    }
+    // The write ends on a sector boundary: the last frame's payload takes
+    // zero padding (entry type 0). So no later write touches a sector that
+    // holds an acknowledged round, and a torn or garbled later sector cannot
+    // damage one.
+    out_.assign(frames->data() + pos, run_end - pos);
+    uint64_t end = write_offset_ + out_.size();
+    uint64_t pad = align_sector(end) - end;
+    if (pad != 0) {
+      char* last = out_.data() + (last_frame - pos);
+      store_u32(last + 4, static_cast<uint32_t>(run_end - last_frame - kFrameHeaderBytes + pad));
+      out_.append(pad, '\0');
+    }
+    // The CRCs are computed here, off the owner thread.
+    for (size_t frame_pos = 0; frame_pos < out_.size();) {
+      char* at = out_.data() + frame_pos;
+      uint32_t length = load_u32(at + 4);
+      store_u32(at, crc32c_extend(0, at + 4, kFrameHeaderBytes - 4 + length));
+      frame_pos += align_frame(kFrameHeaderBytes + length);
+    }
+    Status status = segment.file->write_at(write_offset_, out_);
+    if (!status.ok()) return status;
+    write_offset_ += out_.size();
+    bytes_since_checkpoint_ += out_.size();
+    bytes_written_.fetch_add(out_.size(), std::memory_order_relaxed);
+    pos = run_end;
+    dirty = true;
+  }
+  if (dirty) {
+    Status status = segments_[static_cast<size_t>(current_)].file->sync();
+    if (!status.ok()) return status;
+    syncs_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return Status::OK();
+}
+
+Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
+  // Segments whose rounds are all in a checkpoint become free: segment i of
+  // the chain ends where segment i+1 begins.
+  uint64_t checkpoint_lsn = checkpoint_lsn_.load(std::memory_order_acquire);
+  std::vector<bool> in_chain(segments_.size(), false);
+  size_t drop = 0;
+  while (drop + 1 < chain_.size() && segments_[chain_[drop + 1]].info.first_lsn - 1 <= checkpoint_lsn) {
+    drop++;
+  }
+  // The current segment stays in the chain even if covered: it is being replaced now.
+  chain_.erase(chain_.begin(), chain_.begin() + static_cast<ptrdiff_t>(drop));
+  for (size_t index : chain_) in_chain[index] = true;
+  int64_t chosen = -1;
+  for (size_t index = 0; index < segments_.size(); ++index) {
+    if (!in_chain[index] && static_cast<int64_t>(index) != current_ &&
+        segments_[index].info.bytes >= min_bytes) {
+      chosen = static_cast<int64_t>(index);
+      break;
+    }
+  }
+  if (chosen < 0) {
+    // The ring is full (checkpoints lag) or the round is larger than a segment: grow.
+    size_t index;
+    uint64_t bytes = align_page(std::max<uint64_t>(options_.log_segment_bytes, min_bytes));
+    Status status = create_segment(bytes, &index);
+    if (!status.ok()) return status;
+    chosen = static_cast<int64_t>(index);
+  }
+  Segment& segment = segments_[chosen];
+  char header[kSegmentHeaderBytes] = {};
+  std::memcpy(header + kSegMagicOff, kSegmentMagic, 8);
+  store_u32(header + kSegVersionOff, kLogVersion);
+  store_u32(header + kSegHeaderSizeOff, kSegmentHeaderBytes);
+  store_u64(header + kSegSeqOff, next_seq_);
+  store_u64(header + kSegFirstLsnOff, first_lsn);
+  store_u64(header + kSegBytesOff, segment.info.bytes);
+  store_u32(header + kSegCrcOff, crc32c_extend(0, header, kSegCrcOff));
+  // Synced together with the segment's first frames.
+  Status status = segment.file->write_at(0, std::string_view(header, kSegmentHeaderBytes));
+  if (!status.ok()) return status;
+  segment.info.seq = next_seq_++;
+  segment.info.first_lsn = first_lsn;
+  chain_.push_back(static_cast<size_t>(chosen));
+  current_ = chosen;
+  write_offset_ = kSegmentHeaderBytes;
+  return Status::OK();
+}
+
+}  // namespace solo::internal

@@ -1,0 +1,118 @@
+// The log writer: a sync thread that writes the owner's sealed rounds into the
+// segment ring, one write and one fdatasync per batch of rounds, and reports
+// the durable LSN (engine/README.md "Durability", invariants 4 and 7).
+//
+// Threads: submit() is called by the owner; checkpointed() by the
+// checkpointer; durable_lsn() by anyone; everything else before start() or
+// after stop().
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fatal_error.h"
+#include "solo/database.h"
+#include "solo/file_system.h"
+
+namespace solo::internal {
+
+// One segment file of the ring.
+struct LogSegment {
+  uint32_t slot = 0;        // wal-<slot>.log
+  uint64_t bytes = 0;       // preallocated size
+  uint64_t seq = 0;         // incarnation (0: header not valid: free)
+  uint64_t first_lsn = 0;   // LSN of its first frame
+};
+
+// Where recovery left the log.
+struct LogState {
+  std::vector<LogSegment> segments;  // every segment file
+  std::vector<uint32_t> chain;       // indexes into segments: those holding records past the
+                                     // checkpoint, in log order (the last one was written last)
+  uint64_t next_lsn = 1;             // LSN of the next round to log
+  uint64_t next_seq = 1;             // seq of the next segment to start
+  uint64_t checkpoint_lsn = 0;       // rounds up to this are in a complete checkpoint
+};
+
+class LogWriter {
+ public:
+  // on_progress: called on the sync thread after each batch (durable or failed).
+  // want_checkpoint: called on the sync thread when the log has grown by
+  // options.checkpoint_log_bytes since the last request.
+  LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
+            std::function<void()> on_progress, std::function<void()> want_checkpoint);
+  ~LogWriter();
+  LogWriter(const LogWriter&) = delete;
+  LogWriter& operator=(const LogWriter&) = delete;
+
+  // Takes over the ring recovery found and preallocates segments up to
+  // options.log_segments (zeros, fdatasync, directory sync). Before start().
+  Status open(LogState state);
+  void start();
+  // Owner thread. Hands over `*frames` (whole frames, CRC fields not yet
+  // filled) ending with round `last_lsn`; *frames is left empty (its buffer
+  // is swapped with a spare one, so no allocation in the steady state).
+  void submit(std::string* frames, uint64_t last_lsn);
+  // Every round <= this LSN is durable. Any thread.
+  uint64_t durable_lsn() const { return durable_lsn_.load(std::memory_order_seq_cst); }
+  // Checkpointer: rounds <= lsn are in a complete, durable checkpoint, so
+  // segments holding only such rounds may be reused.
+  void checkpointed(uint64_t lsn) { checkpoint_lsn_.store(lsn, std::memory_order_release); }
+  // Writes what was submitted, then stops the thread. Idempotent.
+  void stop();
+
+  uint64_t syncs() const { return syncs_.load(std::memory_order_relaxed); }
+  uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
+  uint32_t segment_count() const { return segment_count_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Segment {
+    LogSegment info;
+    std::unique_ptr<File> file;
+  };
+  void thread_main();
+  Status write_frames(std::string* frames);
+  Status start_segment(uint64_t first_lsn, uint64_t min_bytes);
+  Status create_segment(uint64_t bytes, size_t* index);
+  std::string path_of(uint32_t slot) const;
+
+  // Immutable after construction.
+  FileSystem* const fs_;
+  const std::string dir_;
+  const Options options_;
+  FatalError* const fatal_;
+  const std::function<void()> on_progress_;
+  const std::function<void()> want_checkpoint_;
+
+  // Sync thread only (or before start()).
+  std::vector<Segment> segments_;
+  std::vector<size_t> chain_;   // indexes of segments_ in log order
+  int64_t current_ = -1;        // index of the segment being written; -1: start one first
+  uint64_t write_offset_ = 0;
+  uint64_t next_seq_ = 1;
+  uint64_t bytes_since_checkpoint_ = 0;
+  std::string writing_;
+  std::string out_;  // one write's bytes (frames, CRCs, sector padding)
+
+  // Shared.
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::string handoff_;          // guarded by mutex_
+  uint64_t handoff_lsn_ = 0;     // guarded by mutex_
+  bool stopping_ = false;        // guarded by mutex_
+  std::thread thread_;
+  std::atomic<uint64_t> durable_lsn_{0};
+  std::atomic<uint64_t> checkpoint_lsn_{0};
+  std::atomic<uint64_t> syncs_{0};
+  std::atomic<uint64_t> bytes_written_{0};
+  std::atomic<uint32_t> segment_count_{0};
+};
+
+}  // namespace solo::internal

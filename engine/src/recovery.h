@@ -1,0 +1,22 @@
+// Recovery (invariant 8): the newest complete checkpoint, then every intact
+// log round after it, applied through ordinary write transactions on the
+// owner while nothing is logged yet. Any thread but the owner, before the
+// database logs anything.
+#pragma once
+
+#include <string>
+
+#include "log_writer.h"
+#include "solo/file_system.h"
+
+namespace solo::internal {
+
+class DbImpl;
+
+// Removes left-over checkpoint .tmp files, loads the newest checkpoint,
+// replays the log. Returns OK and *state (where the log continues);
+// Corruption naming file and offset for damage not at the log's tail;
+// IOError for a failed file operation.
+Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state);
+
+}  // namespace solo::internal

@@ -1,0 +1,66 @@
+// Helpers shared by the durability tests.
+#pragma once
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "solo/database.h"
+#include "test_util.h"
+
+namespace solo::test {
+
+// A fresh directory under $TMPDIR (removed by the destructor).
+struct TempDir {
+  std::string path;
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/solo-dur-XXXXXX";
+    char* made = ::mkdtemp(pattern.data());
+    REQUIRE(made != nullptr);
+    path = made;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+// Every entry of every tree, the catalog and the byte counts of a database:
+// two databases with the same logical state give the same string.
+inline std::string dump_state(Database& db) {
+  std::string out;
+  db.read([&](ReadTxn& txn) {
+    const Catalog& catalog = txn.catalog();
+    for (TreeId tree = 0; tree < catalog.tree_count(); ++tree) {
+      if (const TableInfo* table = catalog.table(tree)) {
+        out += "table " + table->schema.name + " indexes";
+        for (IndexId index : table->indexes) out += " " + std::to_string(index);
+      } else if (const IndexInfo* index = catalog.index(tree)) {
+        out += "index " + index->schema.name + (index->schema.unique ? " unique" : "");
+      } else {
+        out += "dropped";
+      }
+      out += ":";
+      auto cursor = txn.scan(tree, KeyRange::All());
+      for (; cursor->valid(); cursor->next()) {
+        out += std::string(cursor->key()) + "=" + std::string(cursor->value()) + ";";
+      }
+      out += "|" + std::to_string(txn.entry_count(tree)) + "\n";
+    }
+    out += "bytes " + std::to_string(txn.state_bytes());
+    return Status::OK();
+  });
+  return out;
+}
+
+inline std::unique_ptr<Database> open_dir(const Options& options) {
+  auto db = Database::open(options);
+  if (!db.ok()) FAIL("open: " << db.status().ToString());
+  return std::move(*db);
+}
+
+}  // namespace solo::test
