@@ -281,3 +281,15 @@ TEST_CASE("segments are preallocated with zeros and reused in place") {
   }
   REQUIRE(segments >= 2);
 }
+
+TEST_CASE("a directory is opened by one database at a time") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  auto first = test::open_dir(options);
+  auto second = Database::open(options);
+  REQUIRE(second.status().IsIOError());
+  REQUIRE(second.status().message().find("in use") != std::string::npos);
+  first.reset();
+  auto third = Database::open(options);
+  REQUIRE(third.ok());
+}
