@@ -123,6 +123,9 @@ Status DbImpl::open_durable() {
   const std::string& dir = options_.dir;
   Status status = fs_->create_dir(dir);
   if (!status.ok()) return status;
+  auto lock = fs_->lock_file(dir + "/LOCK");
+  if (!lock.ok()) return lock.status();
+  dir_lock_ = std::move(*lock);
   LogState state;
   status = recover(this, fs_, dir, &state);
   if (!status.ok()) return status;

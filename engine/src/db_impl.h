@@ -157,6 +157,7 @@ class DbImpl {
 
   // Durability objects: made by open_durable(), stopped by close().
   FileSystem* fs_ = nullptr;
+  std::unique_ptr<FileLock> dir_lock_;  // DIR/LOCK: one process per directory
   FatalError fatal_;
   std::unique_ptr<LogWriter> log_;
   std::unique_ptr<Checkpointer> checkpointer_;

@@ -1,6 +1,7 @@
 // The POSIX FileSystem: pread/pwrite/fdatasync, rename, fsync of a directory.
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,8 +74,33 @@ class PosixFile final : public File {
   const int fd_;
 };
 
+class PosixFileLock final : public FileLock {
+ public:
+  explicit PosixFileLock(int fd) : fd_(fd) {}
+  ~PosixFileLock() override { ::close(fd_); }  // closing releases the flock
+  PosixFileLock(const PosixFileLock&) = delete;
+  PosixFileLock& operator=(const PosixFileLock&) = delete;
+
+ private:
+  const int fd_;
+};
+
 class PosixFileSystem final : public FileSystem {
  public:
+  Result<std::unique_ptr<FileLock>> lock_file(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return io_error("open", path, errno);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int error = errno;
+      ::close(fd);
+      if (error == EWOULDBLOCK) {
+        return Status::IOError("the database is in use by another process (lock " + path + ")");
+      }
+      return io_error("flock", path, error);
+    }
+    return std::unique_ptr<FileLock>(new PosixFileLock(fd));
+  }
+
   Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode) override {
     int flags = O_CLOEXEC;
     switch (mode) {

@@ -24,6 +24,15 @@ Options dir_options(const std::string& dir) {
   return options;
 }
 
+// The key of accounts row `id`, without Catch assertions (safe on any thread).
+std::string account_key(int64_t id) {
+  std::string key;
+  Value value = Value::Int(id);
+  TableSchema schema = test::accounts_schema();
+  (void)append_key(schema, schema.primary_key, std::span<const Value>(&value, 1), &key);
+  return key;
+}
+
 Row account(int64_t id, const std::string& name, int64_t balance) {
   return {Value::Int(id), Value::String(name), Value::Int(balance)};
 }
@@ -221,7 +230,7 @@ TEST_CASE("writers from many threads: rounds are grouped and pipelined, all surv
           // What write() acknowledged is visible to a read right away.
           db->read([&](ReadTxn& txn) {
             std::string_view row;
-            if (!txn.get(table, test::int_key(schema, id), &row).ok()) failures++;
+            if (!txn.get(table, account_key(id), &row).ok()) failures++;
             return Status::OK();
           });
         }
@@ -271,4 +280,16 @@ TEST_CASE("segments are preallocated with zeros and reused in place") {
     }
   }
   REQUIRE(segments >= 2);
+}
+
+TEST_CASE("a directory is opened by one database at a time") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  auto first = test::open_dir(options);
+  auto second = Database::open(options);
+  REQUIRE(second.status().IsIOError());
+  REQUIRE(second.status().message().find("in use") != std::string::npos);
+  first.reset();
+  auto third = Database::open(options);
+  REQUIRE(third.ok());
 }

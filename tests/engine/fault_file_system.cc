@@ -24,6 +24,7 @@ class FaultFile final : public File {
   }
 
   Status write_at(uint64_t offset, std::string_view data) override {
+    fs_->maybe_hold(path_);
     std::lock_guard<std::mutex> lock(fs_->mutex());
     Status status = fs_->check_op(true, path_);
     if (status.ok()) status = fs_->note_write(path_, data.size());
@@ -176,6 +177,32 @@ void FaultFileSystem::enospc_after_bytes(int64_t bytes) {
 void FaultFileSystem::crash_after_ops(int64_t ops) {
   std::lock_guard<std::mutex> lock(mutex_);
   crash_at_ = ops < 0 ? -1 : ops_ + ops;
+}
+
+void FaultFileSystem::hold_writes_to(const std::string& part) {
+  std::lock_guard<std::mutex> lock(hold_mutex_);
+  hold_part_ = part;
+}
+
+void FaultFileSystem::release_writes() {
+  {
+    std::lock_guard<std::mutex> lock(hold_mutex_);
+    hold_part_.clear();
+  }
+  hold_cv_.notify_all();
+}
+
+int FaultFileSystem::held_writes() const {
+  std::lock_guard<std::mutex> lock(hold_mutex_);
+  return held_;
+}
+
+void FaultFileSystem::maybe_hold(const std::string& path) {
+  std::unique_lock<std::mutex> lock(hold_mutex_);
+  if (hold_part_.empty() || path.find(hold_part_) == std::string::npos) return;
+  held_++;
+  hold_cv_.wait(lock, [&] { return hold_part_.empty(); });
+  held_--;
 }
 
 int64_t FaultFileSystem::bytes_written() const {

@@ -9,6 +9,7 @@
 // Thread safe.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,6 +53,12 @@ class FaultFileSystem final : public FileSystem {
   void enospc_after_bytes(int64_t bytes);      // writes fail with ENOSPC once this many more were written
   void crash_after_ops(int64_t ops);           // mutating operation number `ops` (from now) and all later fail
   bool crashed() const;
+  // Writes to paths containing `part` block until release_writes() (a slow
+  // device for one kind of file); held_writes() counts the blocked ones.
+  void hold_writes_to(const std::string& part);
+  void release_writes();
+  int held_writes() const;
+  void maybe_hold(const std::string& path);
   int64_t mutating_ops() const;                // mutating operations so far
   int64_t bytes_written() const;               // by write_at, so far
 
@@ -83,6 +90,11 @@ class FaultFileSystem final : public FileSystem {
   bool crashed_ = false;
   uint64_t write_seq_ = 0;
   int64_t written_ = 0;
+  // Write holds (own lock: a held writer must not block the others).
+  mutable std::mutex hold_mutex_;
+  std::condition_variable hold_cv_;
+  std::string hold_part_;
+  int held_ = 0;
 };
 
 }  // namespace solo::test

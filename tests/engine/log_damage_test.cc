@@ -1,6 +1,8 @@
 // Damage that is not a torn tail is refused with the file and offset; damage
 // at the tail is where the log ends.
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "durable_codec.h"
 #include "durable_util.h"
@@ -141,4 +143,29 @@ TEST_CASE("a damaged segment header is refused, not read as an empty log") {
   REQUIRE(opened.status().IsCorruption());
   INFO(opened.status().ToString());
   REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
+}
+
+TEST_CASE("the owner never stops for a checkpoint; rounds after it come from the log") {
+  FaultFileSystem fs;
+  fill(&fs, 50);
+  auto db = test::open_dir(damage_options(&fs));
+  // The checkpoint's file writes hang (a slow disk) while transactions go on.
+  fs.hold_writes_to("/checkpoint-");
+  Status checkpointed = Status::Internal("not run");
+  std::thread checkpointer([&] { checkpointed = db->checkpoint(); });
+  while (fs.held_writes() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int key = 1000; key < 1200; ++key) {
+    REQUIRE(db->write([&](WriteTxn& txn) { return txn.insert(0, {Value::Int(key), Value::Int(1)}); }).ok());
+  }
+  REQUIRE(db->stats().checkpoints == 0);
+  REQUIRE(fs.held_writes() == 1);
+  fs.release_writes();
+  checkpointer.join();
+  REQUIRE(checkpointed.ok());
+  Stats stats = db->stats();
+  REQUIRE(stats.checkpoints == 1);
+  // The checkpoint holds the snapshot it started from: the 200 later rounds are not in it.
+  REQUIRE(stats.checkpoint_lsn + 200 <= stats.durable_lsn);
+  db.reset();
+  REQUIRE(rows_after_open(&fs) == 250);
 }

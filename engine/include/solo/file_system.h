@@ -36,6 +36,12 @@ class File {
   virtual const std::string& path() const = 0;
 };
 
+// An exclusive lock on a file, held until destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
 enum class OpenMode : uint8_t {
   kRead,         // existing file, read only
   kReadWrite,    // existing file
@@ -58,6 +64,14 @@ class FileSystem {
   virtual Status sync_dir(const std::string& dir) = 0;
   // Creates `dir` if it does not exist (its parent must exist).
   virtual Status create_dir(const std::string& dir) = 0;
+  // Takes an exclusive lock on `path` (created if missing) for as long as
+  // the returned object lives; IOError naming the path if another holder
+  // (another process, or another open in this one) has it. The default
+  // implementation locks nothing.
+  virtual Result<std::unique_ptr<FileLock>> lock_file(const std::string& path) {
+    (void)path;
+    return std::make_unique<FileLock>();
+  }
 };
 
 // The POSIX implementation (pread/pwrite/fdatasync). Lives forever; any thread.
