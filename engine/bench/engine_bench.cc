@@ -82,14 +82,45 @@ uint64_t process_cpu_ns() {
   return ns(usage.ru_utime) + ns(usage.ru_stime);
 }
 
+// Voluntary context switches of the whole process (sleeps in futex calls).
+uint64_t process_voluntary_switches() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_nvcsw);
+}
+
 // Counters for benchmarks that write: the owner's share and the CPU of the
 // whole process (caller threads + owner) per item.
+//
+// Where a round trip's time goes: the futex calls of the round protocol
+// (owner wakes per round, caller sleeps per transaction, owner sleeps per
+// round) and the process's voluntary context switches per item.
 void add_db_counters(benchmark::State& state, const Stats& before, const Stats& after,
-                     uint64_t cpu_before) {
+                     uint64_t cpu_before, uint64_t switches_before) {
   if (state.iterations() > 0) {
+    double items = static_cast<double>(state.iterations() * state.threads());
     state.counters["process_cpu_ns_per_op"] =
-        static_cast<double>(process_cpu_ns() - cpu_before) /
-        static_cast<double>(state.iterations() * state.threads());
+        static_cast<double>(process_cpu_ns() - cpu_before) / items;
+    state.counters["vol_switches_per_op"] =
+        static_cast<double>(process_voluntary_switches() - switches_before) / items;
+  }
+  if (after.rounds > before.rounds) {
+    double rounds = static_cast<double>(after.rounds - before.rounds);
+    state.counters["wakes_per_round"] = static_cast<double>(after.round_wakes - before.round_wakes) / rounds;
+    state.counters["owner_sleeps_per_round"] =
+        static_cast<double>(after.owner_sleeps - before.owner_sleeps) / rounds;
+  }
+  if (after.rounds > before.rounds) {
+    // The owner's own CPU per round (thread CPU clock): without the time
+    // callers or other processes held its core.
+    state.counters["owner_cpu_ns_per_round"] =
+        static_cast<double>(after.owner_cpu_ns - before.owner_cpu_ns) /
+        static_cast<double>(after.rounds - before.rounds);
+  }
+  if (after.commits > before.commits) {
+    state.counters["caller_sleeps_per_txn"] =
+        static_cast<double>(after.caller_sleeps - before.caller_sleeps) /
+        static_cast<double>(after.commits - before.commits);
   }
   uint64_t commits = after.commits - before.commits;
   uint64_t rounds = after.rounds - before.rounds;
@@ -175,6 +206,7 @@ void BM_UpdateInPlace(benchmark::State& state) {
   }
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  uint64_t switches_before = process_voluntary_switches();
   while (state.KeepRunningBatch(kBatch)) {
     Status status = f.db->write([&](WriteTxn& txn) {
       for (int update = 0; update < kBatch; ++update) {
@@ -189,7 +221,7 @@ void BM_UpdateInPlace(benchmark::State& state) {
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_UpdateInPlace)->UseRealTime();
@@ -204,6 +236,7 @@ void BM_CowUpdateAfterPublish(benchmark::State& state) {
   std::string row;
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  uint64_t switches_before = process_voluntary_switches();
   for (auto _ : state) {
     int64_t id = static_cast<int64_t>(rng() % kRows);
     encode_row(f.schema, f.make_row(id, 2), &row);
@@ -214,7 +247,7 @@ void BM_CowUpdateAfterPublish(benchmark::State& state) {
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CowUpdateAfterPublish)->UseRealTime();
@@ -243,6 +276,7 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
   for (int warm = 0; warm < 8; ++warm) run_batch();
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  uint64_t switches_before = process_voluntary_switches();
   while (state.KeepRunningBatch(kBatch)) {
     Status status = run_batch();
     if (!status.ok()) {
@@ -250,7 +284,7 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.counters["fresh_objects"] = static_cast<double>(f.db->stats().fresh_objects - before.fresh_objects);
   state.SetItemsProcessed(state.iterations());
 }
@@ -279,12 +313,14 @@ BENCHMARK(BM_FullScan)->Unit(benchmark::kMillisecond);
 
 Stats empty_before;
 uint64_t empty_cpu_before = 0;
+uint64_t empty_switches_before = 0;
 
 void BM_EmptyWrite(benchmark::State& state) {
   Fixture& f = fixture();
   if (state.thread_index() == 0) {
     empty_before = f.db->stats();
     empty_cpu_before = process_cpu_ns();
+    empty_switches_before = process_voluntary_switches();
   }
   for (auto _ : state) {
     Status status = f.db->write([](WriteTxn&) { return Status::OK(); });
@@ -292,7 +328,7 @@ void BM_EmptyWrite(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) {
-    add_db_counters(state, empty_before, f.db->stats(), empty_cpu_before);
+    add_db_counters(state, empty_before, f.db->stats(), empty_cpu_before, empty_switches_before);
   }
 }
 BENCHMARK(BM_EmptyWrite)->Threads(1)->Threads(16)->UseRealTime();
@@ -316,12 +352,13 @@ void BM_PublishRelease(benchmark::State& state) {
   encode_row(f.schema, f.make_row(7, 4), &row);
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  uint64_t switches_before = process_voluntary_switches();
   for (auto _ : state) {
     Snapshot snapshot = f.db->snapshot();
     f.db->write([&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[7], row); });
     snapshot.release();
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PublishRelease)->UseRealTime();

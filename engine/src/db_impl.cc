@@ -6,8 +6,12 @@
 //   seal: if anything committed, publish a RootSet by one atomic store (3)
 //         and start the next generation (2)
 //   reclaim a bounded number of retired objects no snapshot can reach (6)
-//   mark every request done, then wake all waiters with one notify
+//   mark every request done, then wake the round's sleeping callers with one
+//   futex call, or none if none sleeps (round_signal.h)
 #include "db_impl.h"
+
+#include <pthread.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstring>
@@ -49,6 +53,8 @@ DbImpl::~DbImpl() {
 void DbImpl::start() {
   owner_ = std::thread([this] { owner_main(); });
   owner_id_ = owner_.get_id();
+  owner_handle_ = owner_.native_handle();
+  owner_running_.store(true, std::memory_order_release);
 }
 
 // --- requests ---------------------------------------------------------------
@@ -57,18 +63,15 @@ void DbImpl::push(WriteRequest* request) {
   WriteRequest* head = queue_head_.load(std::memory_order_relaxed);
   do {
     request->next = head;
-  } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_release,
+  } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_seq_cst,
                                               std::memory_order_relaxed));
   // Only an empty queue can have a sleeping owner.
-  if (head == nullptr) queue_head_.notify_one();
+  if (head == nullptr) signal_.ring_owner();
 }
 
 void DbImpl::wait(WriteRequest* request) {
-  while (request->done.load(std::memory_order_acquire) == 0) {
-    uint32_t seen = round_seq_.load(std::memory_order_acquire);
-    if (request->done.load(std::memory_order_acquire) != 0) break;
-    round_seq_.wait(seen, std::memory_order_acquire);
-  }
+  signal_.wait_answer(request->done, request->round,
+                      active_writers_.load(std::memory_order_relaxed));
 }
 
 Status DbImpl::write(FunctionRef<Status(WriteTxn&)> fn) {
@@ -97,6 +100,7 @@ void DbImpl::close() {
   stop.fn = nullptr;
   push(&stop);
   wait(&stop);
+  owner_running_.store(false, std::memory_order_release);
   owner_.join();
 }
 
@@ -105,7 +109,7 @@ void DbImpl::close() {
 void DbImpl::owner_main() {
   uint64_t busy_since = now_ns();
   while (true) {
-    WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_acquire);
+    WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_seq_cst);
     if (batch == nullptr) {
       if (stop_seen_) {
         // Late writers that passed the stopping_ check are answered Shutdown.
@@ -115,19 +119,23 @@ void DbImpl::owner_main() {
       }
       uint64_t idle_since = now_ns();
       busy_ns_ += idle_since - busy_since;
-      queue_head_.wait(nullptr, std::memory_order_acquire);
+      signal_.owner_wait(queue_head_);
       busy_since = now_ns();
       idle_ns_ += busy_since - idle_since;
       continue;
     }
-    // The queue is a stack: reverse it into arrival order.
+    // The queue is a stack: reverse it into arrival order, stamping each
+    // request with its round (the futex bit its caller sleeps on).
+    uint32_t round = signal_.next_round();
     WriteRequest* ordered = nullptr;
     while (batch != nullptr) {
       WriteRequest* next = batch->next;
       batch->next = ordered;
+      batch->round.store(round, std::memory_order_relaxed);
       ordered = batch;
       batch = next;
     }
+    signal_.round_started(round);
     run_round(ordered);
   }
   busy_ns_ += now_ns() - busy_since;
@@ -157,8 +165,7 @@ void DbImpl::run_round(WriteRequest* batch) {
     request->done.store(1, std::memory_order_release);
     request = next;
   }
-  round_seq_.fetch_add(1, std::memory_order_release);
-  round_seq_.notify_all();
+  signal_.round_answered(signal_.round_running());
 }
 
 Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
@@ -400,6 +407,7 @@ void DbImpl::store_stats() {
   shared_stats_.fresh.store(pool_.fresh(), relaxed);
   shared_stats_.busy_ns.store(busy_ns_, relaxed);
   shared_stats_.idle_ns.store(idle_ns_, relaxed);
+  shared_stats_.owner_sleeps.store(signal_.owner_sleeps(), relaxed);
 }
 
 Stats DbImpl::stats() const {
@@ -418,6 +426,17 @@ Stats DbImpl::stats() const {
   stats.fresh_objects = shared_stats_.fresh.load(relaxed);
   stats.owner_busy_ns = shared_stats_.busy_ns.load(relaxed);
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
+  stats.owner_sleeps = shared_stats_.owner_sleeps.load(relaxed);
+  stats.round_wakes = signal_.round_wakes();
+  stats.caller_sleeps = signal_.caller_sleeps();
+  clockid_t owner_clock;
+  timespec owner_cpu;
+  if (owner_running_.load(std::memory_order_acquire) &&
+      pthread_getcpuclockid(owner_handle_, &owner_clock) == 0 &&
+      clock_gettime(owner_clock, &owner_cpu) == 0) {
+    stats.owner_cpu_ns = static_cast<uint64_t>(owner_cpu.tv_sec) * 1000000000 +
+                         static_cast<uint64_t>(owner_cpu.tv_nsec);
+  }
   return stats;
 }
 

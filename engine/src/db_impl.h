@@ -13,6 +13,7 @@
 
 #include "object_pool.h"
 #include "root_set.h"
+#include "round_signal.h"
 #include "snapshot_registry.h"
 #include "solo/database.h"
 #include "tree.h"
@@ -25,6 +26,7 @@ struct WriteRequest {
   FunctionRef<Status(WriteTxn&)>* fn = nullptr;  // nullptr: the stop request of close()
   Status result;
   WriteRequest* next = nullptr;
+  std::atomic<uint32_t> round{0};  // the round that runs it, stamped by the owner
   std::atomic<uint32_t> done{0};
 };
 
@@ -95,6 +97,7 @@ class DbImpl {
   const Options options_;
   std::thread owner_;
   std::thread::id owner_id_;
+  std::thread::native_handle_type owner_handle_{};
 
   // Owner thread only.
   std::vector<std::unique_ptr<Catalog>> catalogs_;  // every version, kept until close
@@ -117,15 +120,16 @@ class DbImpl {
   std::atomic<const RootSet*> published_{nullptr};
   SnapshotRegistry registry_;
   std::atomic<WriteRequest*> queue_head_{nullptr};
-  std::atomic<uint32_t> round_seq_{0};
+  RoundSignal signal_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> owner_running_{false};  // owner_handle_ names a live thread (stats())
   std::atomic<int64_t> active_writers_{0};
   std::mutex close_mutex_;
   bool closed_ = false;  // guarded by close_mutex_
   struct SharedStats {
     std::atomic<uint64_t> generation{0}, rounds{0}, commits{0}, rollbacks{0}, state_bytes{0},
         node_bytes{0}, record_bytes{0}, arena_bytes{0}, retired_pending{0}, reused{0}, fresh{0},
-        busy_ns{0}, idle_ns{0};
+        busy_ns{0}, idle_ns{0}, owner_sleeps{0};
   };
   SharedStats shared_stats_;
 };

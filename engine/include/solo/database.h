@@ -47,6 +47,13 @@ struct Stats {
   uint64_t fresh_objects = 0;      // allocations served from fresh memory
   uint64_t owner_busy_ns = 0;      // owner time spent running rounds
   uint64_t owner_idle_ns = 0;      // owner time spent waiting for requests
+  // Futex system calls of the round protocol (engine/README.md "Rounds"):
+  uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds
+  uint64_t caller_sleeps = 0;      // write() callers that slept for their answer
+  uint64_t owner_sleeps = 0;       // times the idle owner slept (after spinning)
+  // CPU time of the owner thread (user + system, without the time other
+  // threads held its core: owner_busy_ns is wall time and counts that).
+  uint64_t owner_cpu_ns = 0;
   // busy / (busy + idle), 0 if nothing was measured.
   double owner_utilization() const;
 };

@@ -1,0 +1,86 @@
+// How callers of db.write() wait for the round that answers them, and how
+// the owner wakes them and is woken itself (engine/README.md "Rounds").
+//
+// System calls cost ~1 us here (DESIGN.md §8), so:
+//   - A round is announced by one futex word, `round_done_` (the number of
+//     the last answered round). A sleeping caller waits on it with the futex
+//     bitset bit of its own round (round % 32), so that the owner's one
+//     FUTEX_WAKE per round wakes the callers of that round and not those
+//     already queued for the next one.
+//   - The owner calls FUTEX_WAKE only if a caller of that round sleeps (a
+//     count per bit); a caller that caught its answer while spinning costs
+//     the owner nothing.
+//   - A caller spins (bounded) before sleeping only while there are fewer
+//     writers than spare cores and the owner last ran on another core: on
+//     2 shared cores a spinning caller otherwise takes the core the owner
+//     needs (measured: spinning on the owner's core made round trips 3x
+//     slower).
+//   - The owner spins (bounded) for new requests only after a round whose
+//     callers all caught their answer spinning (they run, and push again
+//     soon); after it woke sleepers it sleeps at once: a spinning owner
+//     looks like a CPU hog to the scheduler, and the callers it wakes then
+//     preempt it. A pusher calls FUTEX_WAKE only if the owner really sleeps.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace solo::internal {
+
+struct WriteRequest;
+
+class RoundSignal {
+ public:
+  RoundSignal();
+  RoundSignal(const RoundSignal&) = delete;
+  RoundSignal& operator=(const RoundSignal&) = delete;
+
+  // --- owner thread -----------------------------------------------------------
+  // Number of the round the owner has just taken a batch for; the owner
+  // stamps it into each request of the batch before round_started().
+  uint32_t next_round() const { return round_running_.load(std::memory_order_relaxed) + 1; }
+  void round_started(uint32_t round);
+  uint32_t round_running() const { return round_running_.load(std::memory_order_relaxed); }
+  // Every request of `round` has its done flag set: wakes those that sleep
+  // (one system call, and none if nobody sleeps).
+  void round_answered(uint32_t round);
+  // Waits until `queue_head` (the request stack) is non-null: spins for up
+  // to kOwnerSpinNs, then sleeps until a pusher rings.
+  void owner_wait(const std::atomic<WriteRequest*>& queue_head);
+
+  // --- any thread (callers) ------------------------------------------------------
+  // After pushing onto an empty queue: wakes the owner if it sleeps.
+  void ring_owner();
+  // Waits until `done` != 0. `round` is the request's round stamp (0 until
+  // the owner takes it); `writers` the number of threads inside write().
+  void wait_answer(const std::atomic<uint32_t>& done, const std::atomic<uint32_t>& round,
+                   int64_t writers);
+
+  // Counters (relaxed; for Stats): FUTEX_WAKE calls by the owner for
+  // rounds, caller sleeps (FUTEX_WAIT calls), and owner sleeps.
+  uint64_t round_wakes() const { return round_wakes_.load(std::memory_order_relaxed); }
+  uint64_t caller_sleeps() const { return caller_sleeps_.load(std::memory_order_relaxed); }
+  uint64_t owner_sleeps() const { return owner_sleeps_.load(std::memory_order_relaxed); }
+
+  static constexpr uint64_t kOwnerSpinNs = 10000;
+  static constexpr uint64_t kCallerSpinNs = 10000;
+
+ private:
+  static uint32_t bit_of(uint32_t round) { return 1u << (round % 32); }
+
+  // Immutable after construction.
+  const int64_t spare_cores_;  // hardware threads minus the owner's
+
+  // Shared.
+  alignas(64) std::atomic<uint32_t> round_done_{0};  // futex word: last answered round
+  std::atomic<uint32_t> round_running_{0};           // last round whose batch was taken
+  std::atomic<int> owner_cpu_{-1};                   // where the owner last started a round
+  bool last_round_woke_ = true;                      // owner only: the last answer needed a wake
+  alignas(64) std::atomic<uint32_t> sleepers_[32];   // callers asleep, by round bit
+  alignas(64) std::atomic<uint32_t> owner_asleep_{0};  // futex word: 1 while the owner sleeps
+  alignas(64) std::atomic<uint64_t> round_wakes_{0};
+  std::atomic<uint64_t> caller_sleeps_{0};
+  std::atomic<uint64_t> owner_sleeps_{0};
+};
+
+}  // namespace solo::internal
