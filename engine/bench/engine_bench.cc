@@ -107,6 +107,8 @@ void add_db_counters(benchmark::State& state, const Stats& before, const Stats& 
   if (after.rounds > before.rounds) {
     double rounds = static_cast<double>(after.rounds - before.rounds);
     state.counters["wakes_per_round"] = static_cast<double>(after.round_wakes - before.round_wakes) / rounds;
+    state.counters["caller_wakes_per_round"] =
+        static_cast<double>(after.caller_wakes - before.caller_wakes) / rounds;
     state.counters["owner_sleeps_per_round"] =
         static_cast<double>(after.owner_sleeps - before.owner_sleeps) / rounds;
   }

@@ -119,7 +119,7 @@ void DbImpl::owner_main() {
       }
       uint64_t idle_since = now_ns();
       busy_ns_ += idle_since - busy_since;
-      signal_.owner_wait(queue_head_);
+      signal_.owner_wait(queue_head_, active_writers_.load(std::memory_order_relaxed));
       busy_since = now_ns();
       idle_ns_ += busy_since - idle_since;
       continue;
@@ -428,6 +428,7 @@ Stats DbImpl::stats() const {
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
   stats.owner_sleeps = shared_stats_.owner_sleeps.load(relaxed);
   stats.round_wakes = signal_.round_wakes();
+  stats.caller_wakes = signal_.caller_wakes();
   stats.caller_sleeps = signal_.caller_sleeps();
   clockid_t owner_clock;
   timespec owner_cpu;

@@ -74,14 +74,52 @@ void RoundSignal::round_answered(uint32_t round) {
   round_done_.store(round, std::memory_order_seq_cst);
   last_round_woke_ = sleepers_[round % 32].load(std::memory_order_seq_cst) != 0;
   if (last_round_woke_) {
-    futex_wake(round_done_, INT_MAX, bit_of(round));
+    // One thread: it hands the wake-up on to the others (hand_on()).
+    futex_wake(round_done_, 1, bit_of(round));
     round_wakes_.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
-void RoundSignal::owner_wait(const std::atomic<WriteRequest*>& queue_head) {
+void RoundSignal::hand_on() {
+  // Every round r <= round_done_ is answered, and a caller of r that has not
+  // yet slept sees that in its futex call. So the thread that moves
+  // handed_on_ past r wakes every sleeper of r; the owner's one wake-up
+  // reaches some thread of r (or none sleeps yet), which comes here.
+  uint32_t done_round = round_done_.load(std::memory_order_seq_cst);
+  uint32_t from = handed_on_.load(std::memory_order_relaxed);
+  while (static_cast<int32_t>(done_round - from) > 0) {
+    if (!handed_on_.compare_exchange_weak(from, done_round, std::memory_order_seq_cst,
+                                          std::memory_order_relaxed)) {
+      continue;
+    }
+    uint32_t bits = 0;
+    if (done_round - from >= 32) {
+      bits = FUTEX_BITSET_MATCH_ANY;
+    } else {
+      for (uint32_t answered = from + 1; answered != done_round + 1; ++answered) {
+        if (sleepers_[answered % 32].load(std::memory_order_seq_cst) != 0) bits |= bit_of(answered);
+      }
+    }
+    if (bits != 0) {
+      futex_wake(round_done_, INT_MAX, bits);
+      caller_wakes_.fetch_add(1, std::memory_order_relaxed);
+    }
+    return;
+  }
+}
+
+void RoundSignal::owner_wait(const std::atomic<WriteRequest*>& queue_head, int64_t writers) {
   auto has_work = [&queue_head] { return queue_head.load(std::memory_order_acquire) != nullptr; };
-  if (!last_round_woke_ && spin_until(has_work, kOwnerSpinNs, [] { return true; })) return;
+  if (writers <= spare_cores_) {
+    if (!last_round_woke_ && spin_until(has_work, kOwnerSpinNs, [] { return true; })) return;
+  } else {
+    // Callers outnumber the cores: yielding lets them run and push, and the
+    // next round takes them all without a sleep and a ring.
+    for (int yield = 0; yield < kOwnerYields; ++yield) {
+      if (has_work()) return;
+      sched_yield();
+    }
+  }
   while (true) {
     owner_asleep_.store(1, std::memory_order_seq_cst);
     // A push after this load sees owner_asleep_ == 1 and rings.
@@ -107,9 +145,15 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
   auto owner_elsewhere = [this] {
     return owner_cpu_.load(std::memory_order_relaxed) != sched_getcpu();
   };
-  if (writers <= spare_cores_ && owner_elsewhere() &&
-      spin_until(answered, kCallerSpinNs, owner_elsewhere)) {
-    return;
+  if (writers <= spare_cores_) {
+    if (owner_elsewhere() && spin_until(answered, kCallerSpinNs, owner_elsewhere)) return;
+  } else {
+    // More writers than cores: yielding a few times lets the owner and the
+    // other callers run; an answer that comes meanwhile needs no wake-up.
+    for (int yield = 0; yield < kCallerYields; ++yield) {
+      if (answered()) return;
+      sched_yield();
+    }
   }
   while (!answered()) {
     // Which round answers this request: its stamp once the owner took it;
@@ -125,13 +169,16 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
       bits |= bit_of(candidate);
       sleepers_[candidate % 32].fetch_add(1, std::memory_order_seq_cst);
     }
+    bool slept = false;
     if (done.load(std::memory_order_seq_cst) == 0) {
       caller_sleeps_.fetch_add(1, std::memory_order_relaxed);
       futex_wait(round_done_, seen, bits);
+      slept = true;
     }
     for (uint32_t candidate = first; candidate <= last; ++candidate) {
-      sleepers_[candidate % 32].fetch_sub(1, std::memory_order_relaxed);
+      sleepers_[candidate % 32].fetch_sub(1, std::memory_order_seq_cst);
     }
+    if (slept) hand_on();
   }
 }
 

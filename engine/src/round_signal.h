@@ -8,18 +8,24 @@
 //     FUTEX_WAKE per round wakes the callers of that round and not those
 //     already queued for the next one.
 //   - The owner calls FUTEX_WAKE only if a caller of that round sleeps (a
-//     count per bit); a caller that caught its answer while spinning costs
-//     the owner nothing.
-//   - A caller spins (bounded) before sleeping only while there are fewer
-//     writers than spare cores and the owner last ran on another core: on
-//     2 shared cores a spinning caller otherwise takes the core the owner
-//     needs (measured: spinning on the owner's core made round trips 3x
-//     slower).
-//   - The owner spins (bounded) for new requests only after a round whose
-//     callers all caught their answer spinning (they run, and push again
-//     soon); after it woke sleepers it sleeps at once: a spinning owner
-//     looks like a CPU hog to the scheduler, and the callers it wakes then
-//     preempt it. A pusher calls FUTEX_WAKE only if the owner really sleeps.
+//     count per bit), and wakes only one: on this VM each woken thread costs
+//     the waker ~3 us of CPU (try_to_wake_up's interrupt enable is a
+//     paravirtual call; perf), and on the owner that serialises everything.
+//     Whoever returns from a futex wait first wakes the rest of every round
+//     answered since the last such hand-on (one FUTEX_WAKE, off the owner's
+//     core). A caller that caught its answer while spinning costs nothing.
+//   - With no more writers than spare cores, a caller spins (bounded)
+//     before sleeping while the owner last ran on another core, and the
+//     owner spins (bounded) for the next request after a round whose callers
+//     all caught their answer spinning. On 2 shared cores a spinning caller
+//     on the owner's core, or an owner spinning while the callers it woke
+//     want its core, made round trips up to 3x slower (measured).
+//   - With more writers than cores, callers and the owner yield a few times
+//     instead (as libstdc++'s atomic wait does): every caller must be
+//     switched in once per transaction anyway, and an answer or request
+//     that comes while they yield needs no futex wake-up (a sleep + wake
+//     costs ~2.9 us of CPU per side here, engine/bench/wake_cost).
+//   - A pusher calls FUTEX_WAKE only if the owner really sleeps.
 #pragma once
 
 #include <atomic>
@@ -46,7 +52,8 @@ class RoundSignal {
   void round_answered(uint32_t round);
   // Waits until `queue_head` (the request stack) is non-null: spins for up
   // to kOwnerSpinNs, then sleeps until a pusher rings.
-  void owner_wait(const std::atomic<WriteRequest*>& queue_head);
+  // `writers`: threads inside write().
+  void owner_wait(const std::atomic<WriteRequest*>& queue_head, int64_t writers);
 
   // --- any thread (callers) ------------------------------------------------------
   // After pushing onto an empty queue: wakes the owner if it sleeps.
@@ -57,16 +64,23 @@ class RoundSignal {
                    int64_t writers);
 
   // Counters (relaxed; for Stats): FUTEX_WAKE calls by the owner for
-  // rounds, caller sleeps (FUTEX_WAIT calls), and owner sleeps.
+  // rounds and by callers handing the wake-up on, caller sleeps (FUTEX_WAIT
+  // calls), and owner sleeps.
   uint64_t round_wakes() const { return round_wakes_.load(std::memory_order_relaxed); }
+  uint64_t caller_wakes() const { return caller_wakes_.load(std::memory_order_relaxed); }
   uint64_t caller_sleeps() const { return caller_sleeps_.load(std::memory_order_relaxed); }
   uint64_t owner_sleeps() const { return owner_sleeps_.load(std::memory_order_relaxed); }
 
   static constexpr uint64_t kOwnerSpinNs = 10000;
   static constexpr uint64_t kCallerSpinNs = 10000;
+  static constexpr int kCallerYields = 4;
+  static constexpr int kOwnerYields = 4;
 
  private:
   static uint32_t bit_of(uint32_t round) { return 1u << (round % 32); }
+  // After a futex wait returned: wakes the remaining sleepers of every round
+  // answered since the last hand-on, if this thread is the first to see it.
+  void hand_on();
 
   // Immutable after construction.
   const int64_t spare_cores_;  // hardware threads minus the owner's
@@ -77,9 +91,11 @@ class RoundSignal {
   std::atomic<int> owner_cpu_{-1};                   // where the owner last started a round
   bool last_round_woke_ = true;                      // owner only: the last answer needed a wake
   alignas(64) std::atomic<uint32_t> sleepers_[32];   // callers asleep, by round bit
+  alignas(64) std::atomic<uint32_t> handed_on_{0};   // last round whose sleepers were all woken
   alignas(64) std::atomic<uint32_t> owner_asleep_{0};  // futex word: 1 while the owner sleeps
   alignas(64) std::atomic<uint64_t> round_wakes_{0};
   std::atomic<uint64_t> caller_sleeps_{0};
+  std::atomic<uint64_t> caller_wakes_{0};
   std::atomic<uint64_t> owner_sleeps_{0};
 };
 

@@ -48,7 +48,8 @@ struct Stats {
   uint64_t owner_busy_ns = 0;      // owner time spent running rounds
   uint64_t owner_idle_ns = 0;      // owner time spent waiting for requests
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
-  uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds
+  uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
+  uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
   uint64_t caller_sleeps = 0;      // write() callers that slept for their answer
   uint64_t owner_sleeps = 0;       // times the idle owner slept (after spinning)
   // CPU time of the owner thread (user + system, without the time other
