@@ -5,6 +5,8 @@
 // process CPU time per operation (the VM is shared), plus wall time for the
 // ping-pong. Prints one JSON object per line.
 #include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -76,5 +78,27 @@ int main() {
   play(0);
   other.join();
   report("futex_ping_pong_round_trip", kTrips, process_cpu_ns() - cpu, wall_ns() - wall);
+
+  // Two threads on one CPU that sched_yield() to each other: each yield is
+  // a system call and a context switch, the least a caller that is not
+  // running pays to see its answer when 16 callers share 2 cores.
+  constexpr uint64_t kYields = 100000;
+  std::atomic<bool> go{false};
+  auto yielder = [&go] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+    while (!go.load()) sched_yield();
+    for (uint64_t yield = 0; yield < kYields; ++yield) sched_yield();
+  };
+  std::thread first(yielder);
+  std::thread second(yielder);
+  cpu = process_cpu_ns();
+  wall = wall_ns();
+  go.store(true);
+  first.join();
+  second.join();
+  report("sched_yield_switch_one_cpu", 2 * kYields, process_cpu_ns() - cpu, wall_ns() - wall);
   return 0;
 }
