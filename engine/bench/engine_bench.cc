@@ -82,11 +82,17 @@ uint64_t process_cpu_ns() {
   return ns(usage.ru_utime) + ns(usage.ru_stime);
 }
 
-// Voluntary context switches of the whole process (sleeps in futex calls).
+// Context switches of the whole process: voluntary (sleeps in futex calls)
+// plus involuntary (sched_yield and preemption).
 uint64_t process_voluntary_switches() {
   rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<uint64_t>(usage.ru_nvcsw);
+}
+uint64_t process_involuntary_switches() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_nivcsw);
 }
 
 // Counters for benchmarks that write: the owner's share and the CPU of the
@@ -95,14 +101,21 @@ uint64_t process_voluntary_switches() {
 // Where a round trip's time goes: the futex calls of the round protocol
 // (owner wakes per round, caller sleeps per transaction, owner sleeps per
 // round) and the process's voluntary context switches per item.
+struct SwitchCounts {
+  uint64_t voluntary = process_voluntary_switches();
+  uint64_t involuntary = process_involuntary_switches();
+};
+
 void add_db_counters(benchmark::State& state, const Stats& before, const Stats& after,
-                     uint64_t cpu_before, uint64_t switches_before) {
+                     uint64_t cpu_before, const SwitchCounts& switches_before) {
   if (state.iterations() > 0) {
     double items = static_cast<double>(state.iterations() * state.threads());
     state.counters["process_cpu_ns_per_op"] =
         static_cast<double>(process_cpu_ns() - cpu_before) / items;
     state.counters["vol_switches_per_op"] =
-        static_cast<double>(process_voluntary_switches() - switches_before) / items;
+        static_cast<double>(process_voluntary_switches() - switches_before.voluntary) / items;
+    state.counters["invol_switches_per_op"] =
+        static_cast<double>(process_involuntary_switches() - switches_before.involuntary) / items;
   }
   if (after.rounds > before.rounds) {
     double rounds = static_cast<double>(after.rounds - before.rounds);
@@ -232,7 +245,7 @@ void BM_UpdateInPlace(benchmark::State& state) {
   }
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
-  uint64_t switches_before = process_voluntary_switches();
+  SwitchCounts switches_before;
   while (state.KeepRunningBatch(kBatch)) {
     Status status = f.db->write([&](WriteTxn& txn) {
       for (int update = 0; update < kBatch; ++update) {
@@ -262,7 +275,7 @@ void BM_CowUpdateAfterPublish(benchmark::State& state) {
   std::string row;
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
-  uint64_t switches_before = process_voluntary_switches();
+  SwitchCounts switches_before;
   for (auto _ : state) {
     int64_t id = static_cast<int64_t>(rng() % kRows);
     encode_row(f.schema, f.make_row(id, 2), &row);
@@ -302,7 +315,7 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
   for (int warm = 0; warm < 8; ++warm) run_batch();
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
-  uint64_t switches_before = process_voluntary_switches();
+  SwitchCounts switches_before;
   while (state.KeepRunningBatch(kBatch)) {
     Status status = run_batch();
     if (!status.ok()) {
@@ -339,14 +352,14 @@ BENCHMARK(BM_FullScan)->Unit(benchmark::kMillisecond);
 
 Stats empty_before;
 uint64_t empty_cpu_before = 0;
-uint64_t empty_switches_before = 0;
+SwitchCounts empty_switches_before;
 
 void BM_EmptyWrite(benchmark::State& state) {
   Fixture& f = fixture();
   if (state.thread_index() == 0) {
     empty_before = f.db->stats();
     empty_cpu_before = process_cpu_ns();
-    empty_switches_before = process_voluntary_switches();
+    empty_switches_before = SwitchCounts();
   }
   for (auto _ : state) {
     Status status = f.db->write([](WriteTxn&) { return Status::OK(); });
@@ -378,7 +391,7 @@ void BM_PublishRelease(benchmark::State& state) {
   encode_row(f.schema, f.make_row(7, 4), &row);
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
-  uint64_t switches_before = process_voluntary_switches();
+  SwitchCounts switches_before;
   for (auto _ : state) {
     Snapshot snapshot = f.db->snapshot();
     f.db->write([&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[7], row); });
