@@ -7,9 +7,66 @@
 #include <thread>
 #include <vector>
 
+#include "round_signal.h"
 #include "test_util.h"
 
 using namespace solo;
+using solo::internal::RoundSignal;
+
+namespace {
+
+struct Waiter {
+  std::atomic<uint32_t> done{0};
+  std::atomic<uint32_t> round{0};
+  std::atomic<bool> returned{false};
+};
+
+}  // namespace
+
+// The sleeping path on its own (with 16 writers on 2 cores callers mostly
+// find their answer while yielding): callers that sleep are all woken by
+// one owner call plus one hand-on, none returns before its round is
+// answered, and none is lost (a lost wake-up hangs the test).
+TEST_CASE("sleeping callers: woken by one owner call and a hand-on, none early, none lost") {
+  RoundSignal signal;
+  constexpr int kCallers = 8;
+  constexpr int64_t kManyWriters = 64;  // more than the cores: yield, then sleep
+  Waiter first[kCallers];   // stamped with round 1, as if the owner took them
+  Waiter second[kCallers];  // not taken yet: they sleep on the next two rounds
+  for (Waiter& waiter : first) waiter.round.store(1);
+  std::vector<std::thread> threads;
+  auto start = [&](Waiter& waiter) {
+    threads.emplace_back([&signal, &waiter] {
+      signal.wait_answer(waiter.done, waiter.round, kManyWriters);
+      waiter.returned.store(true);
+    });
+  };
+  for (Waiter& waiter : first) start(waiter);
+  for (Waiter& waiter : second) start(waiter);
+  // Let every caller reach its futex wait (each counts a sleep before it).
+  while (signal.caller_sleeps() < 2 * kCallers) std::this_thread::yield();
+
+  // Round 1: the owner takes and answers the first group.
+  signal.round_started(1);
+  for (Waiter& waiter : first) waiter.done.store(1);
+  signal.round_answered(1);
+  for (int caller = 0; caller < kCallers; ++caller) threads[caller].join();
+  int early = 0;
+  for (Waiter& waiter : second) early += waiter.returned.load();
+  CHECK(early == 0);
+  CHECK(signal.round_wakes() == 1);  // one call, not one per sleeper
+  CHECK(signal.caller_wakes() <= 1);
+
+  // Round 2: the second group.
+  for (Waiter& waiter : second) waiter.round.store(2);
+  signal.round_started(2);
+  for (Waiter& waiter : second) waiter.done.store(1);
+  signal.round_answered(2);
+  for (int caller = kCallers; caller < 2 * kCallers; ++caller) threads[caller].join();
+  for (Waiter& waiter : second) CHECK(waiter.returned.load());
+  CHECK(signal.round_wakes() <= 2);
+  CHECK(signal.caller_wakes() <= 2);
+}
 
 TEST_CASE("16 writers: each gets its own answer, at most one wake-up call per round") {
   auto db = test::open_db(Options{});
