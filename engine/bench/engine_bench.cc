@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -404,6 +406,19 @@ BENCHMARK(BM_PublishRelease)->UseRealTime();
 
 }  // namespace
 
+// Resident and transparent-huge-page kilobytes of the process: the arenas
+// ask for THP (madvise mode here); this shows whether they got them.
+std::string smaps_rollup_kb(const char* field) {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string line;
+  while (std::getline(rollup, line)) {
+    if (line.rfind(field, 0) == 0) {
+      return std::to_string(std::strtoull(line.c_str() + std::strlen(field), nullptr, 10));
+    }
+  }
+  return "unknown";
+}
+
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const char* revision = std::getenv("SOLO_GIT_REV");
@@ -415,6 +430,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("node_bytes", std::to_string(stats.node_bytes));
   benchmark::AddCustomContext("record_bytes", std::to_string(stats.record_bytes));
   benchmark::AddCustomContext("arena_bytes", std::to_string(stats.arena_bytes));
+  benchmark::AddCustomContext("rss_kb", smaps_rollup_kb("Rss:"));
+  benchmark::AddCustomContext("anon_huge_pages_kb", smaps_rollup_kb("AnonHugePages:"));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
