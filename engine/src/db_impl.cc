@@ -66,7 +66,7 @@ void DbImpl::push(WriteRequest* request) {
   } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_seq_cst,
                                               std::memory_order_relaxed));
   // Only an empty queue can have a sleeping owner.
-  if (head == nullptr) signal_.ring_owner();
+  signal_.pushed(head == nullptr);
 }
 
 void DbImpl::wait(WriteRequest* request) {

@@ -110,11 +110,15 @@ void RoundSignal::hand_on() {
 
 void RoundSignal::owner_wait(const std::atomic<WriteRequest*>& queue_head, int64_t writers) {
   auto has_work = [&queue_head] { return queue_head.load(std::memory_order_acquire) != nullptr; };
-  if (writers <= spare_cores_) {
-    if (!last_round_woke_ && spin_until(has_work, kOwnerSpinNs, [] { return true; })) return;
+  auto pusher_elsewhere = [this] {
+    return pusher_cpu_.load(std::memory_order_relaxed) != sched_getcpu();
+  };
+  if (writers <= spare_cores_ && !last_round_woke_ && pusher_elsewhere()) {
+    if (spin_until(has_work, kOwnerSpinNs, pusher_elsewhere)) return;
   } else {
-    // Callers outnumber the cores: yielding lets them run and push, and the
-    // next round takes them all without a sleep and a ring.
+    // The callers need this core (they outnumber the cores, or the last one
+    // ran here): yielding lets them run and push, and the next round takes
+    // their requests without a sleep and a ring.
     for (int yield = 0; yield < kOwnerYields; ++yield) {
       if (has_work()) return;
       sched_yield();
@@ -130,7 +134,9 @@ void RoundSignal::owner_wait(const std::atomic<WriteRequest*>& queue_head, int64
   owner_asleep_.store(0, std::memory_order_relaxed);
 }
 
-void RoundSignal::ring_owner() {
+void RoundSignal::pushed(bool queue_was_empty) {
+  pusher_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+  if (!queue_was_empty) return;
   if (owner_asleep_.load(std::memory_order_seq_cst) != 0 &&
       owner_asleep_.exchange(0, std::memory_order_seq_cst) == 1) {
     futex_wake(owner_asleep_, 1, FUTEX_BITSET_MATCH_ANY);
@@ -145,11 +151,12 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
   auto owner_elsewhere = [this] {
     return owner_cpu_.load(std::memory_order_relaxed) != sched_getcpu();
   };
-  if (writers <= spare_cores_) {
-    if (owner_elsewhere() && spin_until(answered, kCallerSpinNs, owner_elsewhere)) return;
+  if (writers <= spare_cores_ && owner_elsewhere()) {
+    if (spin_until(answered, kCallerSpinNs, owner_elsewhere)) return;
   } else {
-    // More writers than cores: yielding a few times lets the owner and the
-    // other callers run; an answer that comes meanwhile needs no wake-up.
+    // More writers than cores, or the owner shares this core: yielding a few
+    // times lets the owner (and the other callers) run; an answer that comes
+    // meanwhile needs no wake-up system call from the owner.
     for (int yield = 0; yield < kCallerYields; ++yield) {
       if (answered()) return;
       sched_yield();

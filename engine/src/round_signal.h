@@ -17,7 +17,9 @@
 //   - With no more writers than spare cores, a caller spins (bounded)
 //     before sleeping while the owner last ran on another core, and the
 //     owner spins (bounded) for the next request after a round whose callers
-//     all caught their answer spinning. On 2 shared cores a spinning caller
+//     all caught their answer spinning, while the last pusher ran on another
+//     core. Where the other side shares the core, they yield a few times
+//     instead, so that it runs and no wake-up is needed. On 2 shared cores a spinning caller
 //     on the owner's core, or an owner spinning while the callers it woke
 //     want its core, made round trips up to 3x slower (measured).
 //   - With more writers than cores, callers and the owner yield a few times
@@ -56,8 +58,9 @@ class RoundSignal {
   void owner_wait(const std::atomic<WriteRequest*>& queue_head, int64_t writers);
 
   // --- any thread (callers) ------------------------------------------------------
-  // After pushing onto an empty queue: wakes the owner if it sleeps.
-  void ring_owner();
+  // After a push: notes the pusher's core, and if the queue was empty wakes
+  // the owner if it sleeps.
+  void pushed(bool queue_was_empty);
   // Waits until `done` != 0. `round` is the request's round stamp (0 until
   // the owner takes it); `writers` the number of threads inside write().
   void wait_answer(const std::atomic<uint32_t>& done, const std::atomic<uint32_t>& round,
@@ -89,6 +92,7 @@ class RoundSignal {
   alignas(64) std::atomic<uint32_t> round_done_{0};  // futex word: last answered round
   std::atomic<uint32_t> round_running_{0};           // last round whose batch was taken
   std::atomic<int> owner_cpu_{-1};                   // where the owner last started a round
+  std::atomic<int> pusher_cpu_{-1};                  // where the last request was pushed
   bool last_round_woke_ = true;                      // owner only: the last answer needed a wake
   alignas(64) std::atomic<uint32_t> sleepers_[32];   // callers asleep, by round bit
   alignas(64) std::atomic<uint32_t> handed_on_{0};   // last round whose sleepers were all woken
