@@ -53,8 +53,9 @@ DbImpl::~DbImpl() {
 void DbImpl::start() {
   owner_ = std::thread([this] { owner_main(); });
   owner_id_ = owner_.get_id();
-  owner_handle_ = owner_.native_handle();
-  owner_running_.store(true, std::memory_order_release);
+  if (pthread_getcpuclockid(owner_.native_handle(), &owner_clock_) == 0) {
+    owner_running_.store(true, std::memory_order_release);
+  }
 }
 
 // --- requests ---------------------------------------------------------------
@@ -430,11 +431,9 @@ Stats DbImpl::stats() const {
   stats.round_wakes = signal_.round_wakes();
   stats.caller_wakes = signal_.caller_wakes();
   stats.caller_sleeps = signal_.caller_sleeps();
-  clockid_t owner_clock;
   timespec owner_cpu;
   if (owner_running_.load(std::memory_order_acquire) &&
-      pthread_getcpuclockid(owner_handle_, &owner_clock) == 0 &&
-      clock_gettime(owner_clock, &owner_cpu) == 0) {
+      clock_gettime(owner_clock_, &owner_cpu) == 0) {
     stats.owner_cpu_ns = static_cast<uint64_t>(owner_cpu.tv_sec) * 1000000000 +
                          static_cast<uint64_t>(owner_cpu.tv_nsec);
   }

@@ -3,6 +3,8 @@
 // invariants referred to as (n).
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -97,7 +99,7 @@ class DbImpl {
   const Options options_;
   std::thread owner_;
   std::thread::id owner_id_;
-  std::thread::native_handle_type owner_handle_{};
+  clockid_t owner_clock_{};  // the owner thread's CPU clock (for stats())
 
   // Owner thread only.
   std::vector<std::unique_ptr<Catalog>> catalogs_;  // every version, kept until close
@@ -122,7 +124,9 @@ class DbImpl {
   std::atomic<WriteRequest*> queue_head_{nullptr};
   RoundSignal signal_;
   std::atomic<bool> stopping_{false};
-  std::atomic<bool> owner_running_{false};  // owner_handle_ names a live thread (stats())
+  // owner_clock_ is set (for stats(); after the owner exits, reading its
+  // clock fails and stats() reports 0).
+  std::atomic<bool> owner_running_{false};
   std::atomic<int64_t> active_writers_{0};
   std::mutex close_mutex_;
   bool closed_ = false;  // guarded by close_mutex_
