@@ -57,8 +57,11 @@ bool spin_until(Ready ready, uint64_t limit_ns, WorthIt worth_it) {
 static_assert(std::atomic<uint32_t>::is_always_lock_free && sizeof(std::atomic<uint32_t>) == 4,
               "futex words are plain 32-bit integers");
 
-RoundSignal::RoundSignal()
+RoundSignal::RoundSignal(uint32_t first_round)
     : spare_cores_(static_cast<int64_t>(std::thread::hardware_concurrency()) - 1) {
+  round_done_.store(first_round, std::memory_order_relaxed);
+  round_running_.store(first_round, std::memory_order_relaxed);
+  handed_on_.store(first_round, std::memory_order_relaxed);
   for (auto& count : sleepers_) count.store(0, std::memory_order_relaxed);
 }
 
@@ -168,13 +171,19 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
     // may be between taking a batch and announcing it).
     uint32_t running = round_running_.load(std::memory_order_seq_cst);
     uint32_t stamp = round.load(std::memory_order_seq_cst);
-    uint32_t first = stamp != 0 ? stamp : running + 1;
-    uint32_t last = stamp != 0 ? stamp : running + 2;
+    uint32_t candidates[2];
+    int candidate_count = 0;
+    if (stamp != 0) {
+      candidates[candidate_count++] = stamp;
+    } else {
+      candidates[candidate_count++] = round_after(running);
+      candidates[candidate_count++] = round_after(round_after(running));
+    }
     uint32_t seen = round_done_.load(std::memory_order_seq_cst);
     uint32_t bits = 0;
-    for (uint32_t candidate = first; candidate <= last; ++candidate) {
-      bits |= bit_of(candidate);
-      sleepers_[candidate % 32].fetch_add(1, std::memory_order_seq_cst);
+    for (int candidate = 0; candidate < candidate_count; ++candidate) {
+      bits |= bit_of(candidates[candidate]);
+      sleepers_[candidates[candidate] % 32].fetch_add(1, std::memory_order_seq_cst);
     }
     bool slept = false;
     if (done.load(std::memory_order_seq_cst) == 0) {
@@ -182,8 +191,8 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
       futex_wait(round_done_, seen, bits);
       slept = true;
     }
-    for (uint32_t candidate = first; candidate <= last; ++candidate) {
-      sleepers_[candidate % 32].fetch_sub(1, std::memory_order_seq_cst);
+    for (int candidate = 0; candidate < candidate_count; ++candidate) {
+      sleepers_[candidates[candidate] % 32].fetch_sub(1, std::memory_order_seq_cst);
     }
     if (slept) hand_on();
   }

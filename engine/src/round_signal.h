@@ -39,14 +39,16 @@ struct WriteRequest;
 
 class RoundSignal {
  public:
-  RoundSignal();
+  // first_round: the number the rounds count from (tests start near the
+  // wrap of the 32-bit counter).
+  explicit RoundSignal(uint32_t first_round = 0);
   RoundSignal(const RoundSignal&) = delete;
   RoundSignal& operator=(const RoundSignal&) = delete;
 
   // --- owner thread -----------------------------------------------------------
   // Number of the round the owner has just taken a batch for; the owner
   // stamps it into each request of the batch before round_started().
-  uint32_t next_round() const { return round_running_.load(std::memory_order_relaxed) + 1; }
+  uint32_t next_round() const { return round_after(round_running_.load(std::memory_order_relaxed)); }
   void round_started(uint32_t round);
   uint32_t round_running() const { return round_running_.load(std::memory_order_relaxed); }
   // Every request of `round` has its done flag set: wakes those that sleep
@@ -73,6 +75,10 @@ class RoundSignal {
   uint64_t caller_wakes() const { return caller_wakes_.load(std::memory_order_relaxed); }
   uint64_t caller_sleeps() const { return caller_sleeps_.load(std::memory_order_relaxed); }
   uint64_t owner_sleeps() const { return owner_sleeps_.load(std::memory_order_relaxed); }
+
+  // Round numbers wrap around and skip 0, which marks a request the owner
+  // has not taken yet.
+  static uint32_t round_after(uint32_t round) { return round + 1 == 0 ? 1 : round + 1; }
 
   static constexpr uint64_t kOwnerSpinNs = 10000;
   static constexpr uint64_t kCallerSpinNs = 10000;

@@ -26,14 +26,18 @@ struct Waiter {
 // The sleeping path on its own (with 16 writers on 2 cores callers mostly
 // find their answer while yielding): callers that sleep are all woken by
 // one owner call plus one hand-on, none returns before its round is
-// answered, and none is lost (a lost wake-up hangs the test).
-TEST_CASE("sleeping callers: woken by one owner call and a hand-on, none early, none lost") {
-  RoundSignal signal;
+// answered, and none is lost (a lost wake-up hangs the test). Also across
+// the wrap of the 32-bit round counter (round numbers skip 0, the "not taken
+// yet" stamp).
+void check_sleeping_callers(uint32_t first_round) {
+  RoundSignal signal(first_round);
+  const uint32_t round_one = RoundSignal::round_after(first_round);
+  const uint32_t round_two = RoundSignal::round_after(round_one);
   constexpr int kCallers = 8;
   constexpr int64_t kManyWriters = 64;  // more than the cores: yield, then sleep
-  Waiter first[kCallers];   // stamped with round 1, as if the owner took them
+  Waiter first[kCallers];   // stamped with round_one, as if the owner took them
   Waiter second[kCallers];  // not taken yet: they sleep on the next two rounds
-  for (Waiter& waiter : first) waiter.round.store(1);
+  for (Waiter& waiter : first) waiter.round.store(round_one);
   std::vector<std::thread> threads;
   auto start = [&](Waiter& waiter) {
     threads.emplace_back([&signal, &waiter] {
@@ -46,10 +50,11 @@ TEST_CASE("sleeping callers: woken by one owner call and a hand-on, none early, 
   // Let every caller reach its futex wait (each counts a sleep before it).
   while (signal.caller_sleeps() < 2 * kCallers) std::this_thread::yield();
 
-  // Round 1: the owner takes and answers the first group.
-  signal.round_started(1);
+  // Round one: the owner takes and answers the first group.
+  CHECK(signal.next_round() == round_one);
+  signal.round_started(round_one);
   for (Waiter& waiter : first) waiter.done.store(1);
-  signal.round_answered(1);
+  signal.round_answered(round_one);
   for (int caller = 0; caller < kCallers; ++caller) threads[caller].join();
   int early = 0;
   for (Waiter& waiter : second) early += waiter.returned.load();
@@ -57,15 +62,25 @@ TEST_CASE("sleeping callers: woken by one owner call and a hand-on, none early, 
   CHECK(signal.round_wakes() == 1);  // one call, not one per sleeper
   CHECK(signal.caller_wakes() <= 1);
 
-  // Round 2: the second group.
-  for (Waiter& waiter : second) waiter.round.store(2);
-  signal.round_started(2);
+  // Round two: the second group.
+  CHECK(signal.next_round() == round_two);
+  for (Waiter& waiter : second) waiter.round.store(round_two);
+  signal.round_started(round_two);
   for (Waiter& waiter : second) waiter.done.store(1);
-  signal.round_answered(2);
+  signal.round_answered(round_two);
   for (int caller = kCallers; caller < 2 * kCallers; ++caller) threads[caller].join();
   for (Waiter& waiter : second) CHECK(waiter.returned.load());
   CHECK(signal.round_wakes() <= 2);
   CHECK(signal.caller_wakes() <= 2);
+}
+
+TEST_CASE("sleeping callers: woken by one owner call and a hand-on, none early, none lost") {
+  check_sleeping_callers(0);
+}
+
+TEST_CASE("sleeping callers across the wrap of the round counter") {
+  CHECK(RoundSignal::round_after(0xFFFFFFFFu) == 1);
+  check_sleeping_callers(0xFFFFFFFEu);  // rounds 0xFFFFFFFF, then 1
 }
 
 TEST_CASE("16 writers: each gets its own answer, at most one wake-up call per round") {
