@@ -121,7 +121,8 @@ void add_db_counters(benchmark::State& state, const Stats& before, const Stats& 
   }
   if (after.rounds > before.rounds) {
     double rounds = static_cast<double>(after.rounds - before.rounds);
-    state.counters["wakes_per_round"] = static_cast<double>(after.round_wakes - before.round_wakes) / rounds;
+    state.counters["wakes_per_round"] =
+        static_cast<double>(after.round_wakes - before.round_wakes) / rounds;
     state.counters["caller_wakes_per_round"] =
         static_cast<double>(after.caller_wakes - before.caller_wakes) / rounds;
     state.counters["owner_sleeps_per_round"] =
@@ -143,7 +144,8 @@ void add_db_counters(benchmark::State& state, const Stats& before, const Stats& 
   uint64_t rounds = after.rounds - before.rounds;
   if (commits > 0) {
     state.counters["owner_ns_per_txn"] =
-        static_cast<double>(after.owner_busy_ns - before.owner_busy_ns) / static_cast<double>(commits);
+        static_cast<double>(after.owner_busy_ns - before.owner_busy_ns) /
+        static_cast<double>(commits);
     state.counters["txn_per_round"] = static_cast<double>(commits) / static_cast<double>(rounds);
   }
   uint64_t busy = after.owner_busy_ns - before.owner_busy_ns;
@@ -155,7 +157,8 @@ void add_db_counters(benchmark::State& state, const Stats& before, const Stats& 
         static_cast<double>(busy) / static_cast<double>(state.iterations() * state.threads());
   }
   if (busy + idle > 0) {
-    state.counters["owner_utilization"] = static_cast<double>(busy) / static_cast<double>(busy + idle);
+    state.counters["owner_utilization"] =
+        static_cast<double>(busy) / static_cast<double>(busy + idle);
   }
 }
 
@@ -281,8 +284,8 @@ void BM_CowUpdateAfterPublish(benchmark::State& state) {
   for (auto _ : state) {
     int64_t id = static_cast<int64_t>(rng() % kRows);
     encode_row(f.schema, f.make_row(id, 2), &row);
-    Status status = f.db->write(
-        [&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[id], row); });
+    Status status =
+        f.db->write([&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[id], row); });
     if (!status.ok()) {
       state.SkipWithError(status.ToString().c_str());
       break;
@@ -326,7 +329,8 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
     }
   }
   add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
-  state.counters["fresh_objects"] = static_cast<double>(f.db->stats().fresh_objects - before.fresh_objects);
+  state.counters["fresh_objects"] =
+      static_cast<double>(f.db->stats().fresh_objects - before.fresh_objects);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CowUpdateInTxn)->UseRealTime();

@@ -9,7 +9,6 @@
 //
 //   mem_latency [megabytes...]      default: 1 8 32 256
 #include <sys/mman.h>
-
 #include <time.h>
 
 #include <cstdint>
@@ -35,7 +34,8 @@ Region map_region(size_t bytes, bool huge) {
   size_t mapped = bytes + kHuge;
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) std::abort();
-  char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + kHuge - 1) & ~(kHuge - 1));
+  char* base =
+      reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + kHuge - 1) & ~(kHuge - 1));
   madvise(base, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   return Region{base, bytes};
 }
@@ -48,7 +48,8 @@ long anon_huge_kb(const void* address) {
   auto target = reinterpret_cast<uintptr_t>(address);
   while (std::getline(smaps, line)) {
     unsigned long start = 0, end = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &start, &end) == 2 && line.find(':') > line.find(' ')) {
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &start, &end) == 2 &&
+        line.find(':') > line.find(' ')) {
       inside = start <= target && target < end;
       continue;
     }
@@ -62,7 +63,8 @@ long anon_huge_kb(const void* address) {
 std::vector<char*> link_cycles(const Region& region, int chains, uint64_t seed) {
   size_t lines = region.bytes / kLine;
   std::vector<uint32_t> order(lines);
-  for (size_t line_idx = 0; line_idx < lines; ++line_idx) order[line_idx] = static_cast<uint32_t>(line_idx);
+  for (size_t line_idx = 0; line_idx < lines; ++line_idx)
+    order[line_idx] = static_cast<uint32_t>(line_idx);
   std::mt19937_64 rng(seed);
   for (size_t line_idx = lines - 1; line_idx > 0; --line_idx) {
     std::swap(order[line_idx], order[rng() % line_idx]);
@@ -95,7 +97,8 @@ double chase_ns(std::vector<char*> starts, size_t loads_per_chain) {
   for (int chain = 0; chain < kChains; ++chain) cursor[chain] = starts[chain];
   uint64_t begin = thread_cpu_ns();
   for (size_t step = 0; step < loads_per_chain; ++step) {
-    for (int chain = 0; chain < kChains; ++chain) cursor[chain] = *reinterpret_cast<char**>(cursor[chain]);
+    for (int chain = 0; chain < kChains; ++chain)
+      cursor[chain] = *reinterpret_cast<char**>(cursor[chain]);
   }
   uint64_t end = thread_cpu_ns();
   uintptr_t sink = 0;
@@ -109,10 +112,18 @@ double run_chase(const Region& region, int chains, size_t loads) {
   std::vector<char*> starts = link_cycles(region, chains, 42 + chains);
   size_t per_chain = loads / chains;
   switch (chains) {
-    case 1: chase_ns<1>(starts, per_chain / 4); return chase_ns<1>(starts, per_chain);
-    case 2: chase_ns<2>(starts, per_chain / 4); return chase_ns<2>(starts, per_chain);
-    case 4: chase_ns<4>(starts, per_chain / 4); return chase_ns<4>(starts, per_chain);
-    default: chase_ns<8>(starts, per_chain / 4); return chase_ns<8>(starts, per_chain);
+    case 1:
+      chase_ns<1>(starts, per_chain / 4);
+      return chase_ns<1>(starts, per_chain);
+    case 2:
+      chase_ns<2>(starts, per_chain / 4);
+      return chase_ns<2>(starts, per_chain);
+    case 4:
+      chase_ns<4>(starts, per_chain / 4);
+      return chase_ns<4>(starts, per_chain);
+    default:
+      chase_ns<8>(starts, per_chain / 4);
+      return chase_ns<8>(starts, per_chain);
   }
 }
 

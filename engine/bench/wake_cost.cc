@@ -40,9 +40,10 @@ long futex(std::atomic<uint32_t>& word, int op, uint32_t value) {
 }
 
 void report(const char* what, uint64_t ops, uint64_t cpu_ns, uint64_t wall) {
-  std::printf("{\"what\": \"%s\", \"ops\": %lu, \"cpu_ns_per_op\": %.0f, \"wall_ns_per_op\": %.0f}\n",
-              what, static_cast<unsigned long>(ops), static_cast<double>(cpu_ns) / ops,
-              static_cast<double>(wall) / ops);
+  std::printf(
+      "{\"what\": \"%s\", \"ops\": %lu, \"cpu_ns_per_op\": %.0f, \"wall_ns_per_op\": %.0f}\n", what,
+      static_cast<unsigned long>(ops), static_cast<double>(cpu_ns) / ops,
+      static_cast<double>(wall) / ops);
   std::fflush(stdout);
 }
 
@@ -67,7 +68,8 @@ int main() {
   std::atomic<uint32_t> turn{0};
   auto play = [&turn](uint32_t mine) {
     for (uint64_t trip = 0; trip < kTrips; ++trip) {
-      while (turn.load(std::memory_order_acquire) != mine) futex(turn, FUTEX_WAIT_PRIVATE, 1 - mine);
+      while (turn.load(std::memory_order_acquire) != mine)
+        futex(turn, FUTEX_WAIT_PRIVATE, 1 - mine);
       turn.store(1 - mine, std::memory_order_release);
       futex(turn, FUTEX_WAKE_PRIVATE, 1);
     }

@@ -27,7 +27,9 @@ inline void cpu_relax() {
 #endif
 }
 
-uint32_t* word(std::atomic<uint32_t>& atomic) { return reinterpret_cast<uint32_t*>(&atomic); }
+uint32_t* word(std::atomic<uint32_t>& atomic) {
+  return reinterpret_cast<uint32_t*>(&atomic);
+}
 
 // Sleeps while *futex == expected, until a wake whose bitset meets `bits`.
 void futex_wait(std::atomic<uint32_t>& futex, uint32_t expected, uint32_t bits) {

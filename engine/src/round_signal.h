@@ -48,7 +48,9 @@ class RoundSignal {
   // --- owner thread -----------------------------------------------------------
   // Number of the round the owner has just taken a batch for; the owner
   // stamps it into each request of the batch before round_started().
-  uint32_t next_round() const { return round_after(round_running_.load(std::memory_order_relaxed)); }
+  uint32_t next_round() const {
+    return round_after(round_running_.load(std::memory_order_relaxed));
+  }
   void round_started(uint32_t round);
   uint32_t round_running() const { return round_running_.load(std::memory_order_relaxed); }
   // Every request of `round` has its done flag set: wakes those that sleep
@@ -94,14 +96,16 @@ class RoundSignal {
   // Immutable after construction.
   const int64_t spare_cores_;  // hardware threads minus the owner's
 
+  // Owner thread only.
+  bool last_round_woke_ = true;  // the last round's answer needed a wake-up call
+
   // Shared.
-  alignas(64) std::atomic<uint32_t> round_done_{0};  // futex word: last answered round
-  std::atomic<uint32_t> round_running_{0};           // last round whose batch was taken
-  std::atomic<int> owner_cpu_{-1};                   // where the owner last started a round
-  std::atomic<int> pusher_cpu_{-1};                  // where the last request was pushed
-  bool last_round_woke_ = true;                      // owner only: the last answer needed a wake
-  alignas(64) std::atomic<uint32_t> sleepers_[32];   // callers asleep, by round bit
-  alignas(64) std::atomic<uint32_t> handed_on_{0};   // last round whose sleepers were all woken
+  alignas(64) std::atomic<uint32_t> round_done_{0};    // futex word: last answered round
+  std::atomic<uint32_t> round_running_{0};             // last round whose batch was taken
+  std::atomic<int> owner_cpu_{-1};                     // where the owner last started a round
+  std::atomic<int> pusher_cpu_{-1};                    // where the last request was pushed
+  alignas(64) std::atomic<uint32_t> sleepers_[32];     // callers asleep, by round bit
+  alignas(64) std::atomic<uint32_t> handed_on_{0};     // last round whose sleepers were all woken
   alignas(64) std::atomic<uint32_t> owner_asleep_{0};  // futex word: 1 while the owner sleeps
   alignas(64) std::atomic<uint64_t> round_wakes_{0};
   std::atomic<uint64_t> caller_sleeps_{0};

@@ -39,13 +39,14 @@ Result<size_t> TxnView::get_many(TableId table, std::span<const std::string_view
     for (size_t key_idx = 0; key_idx < chunk; ++key_idx) {
       std::string_view key = keys[first + key_idx];
       // A key too long to be in the tree is looked up as one that is absent.
-      refs[key_idx] = key.size() > kMaxKeyBytes ? internal::KeyRef{nullptr, 0, 0} : internal::make_key(key);
+      refs[key_idx] =
+          key.size() > kMaxKeyBytes ? internal::KeyRef{nullptr, 0, 0} : internal::make_key(key);
     }
     internal::btree_get_batch(trees_[table], refs, chunk, values, generation_);
     for (size_t key_idx = 0; key_idx < chunk; ++key_idx) {
       bool usable = keys[first + key_idx].size() <= kMaxKeyBytes && values[key_idx] != nullptr;
-      rows[first + key_idx] =
-          usable ? static_cast<const internal::Record*>(values[key_idx])->view() : std::string_view();
+      rows[first + key_idx] = usable ? static_cast<const internal::Record*>(values[key_idx])->view()
+                                     : std::string_view();
       found += usable;
     }
   }

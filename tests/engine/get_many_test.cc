@@ -16,8 +16,9 @@ TEST_CASE("get_many agrees with get, also on a held snapshot after changes") {
   REQUIRE(db->write([&](WriteTxn& txn) {
               table = *txn.create_table(schema);
               for (int id = 0; id < kRows; id += 2) {  // even ids only
-                Status s = txn.insert(table, {Value::Int(id), Value::String("v" + std::to_string(id)),
-                                              Value::Int(id)});
+                Status s = txn.insert(
+                    table,
+                    {Value::Int(id), Value::String("v" + std::to_string(id)), Value::Int(id)});
                 if (!s.ok()) return s;
               }
               return Status::OK();
@@ -62,8 +63,8 @@ TEST_CASE("get_many agrees with get, also on a held snapshot after changes") {
     }
     CHECK(mismatches == 0);
     CHECK(*found == expected_found);
-    CHECK(expected_found > 100);                  // the keys hit the table...
-    CHECK(expected_found < keys.size() - 100);    // ...and miss it
+    CHECK(expected_found > 100);                // the keys hit the table...
+    CHECK(expected_found < keys.size() - 100);  // ...and miss it
   }
   // The held snapshot still has id 0 (deleted later) and not id 1 (inserted later).
   ReadTxn old_txn(held);
@@ -77,8 +78,8 @@ TEST_CASE("get_many agrees with get, also on a held snapshot after changes") {
   CHECK(rows[1].data() == nullptr);
 
   std::string_view one_row[1];
-  CHECK_FALSE(old_txn.get_many(table, pair, one_row).ok());     // sizes differ
-  CHECK_FALSE(old_txn.get_many(table + 99, pair, rows).ok());   // not a table
+  CHECK_FALSE(old_txn.get_many(table, pair, one_row).ok());    // sizes differ
+  CHECK_FALSE(old_txn.get_many(table + 99, pair, rows).ok());  // not a table
   held.release();
   newest.release();
 }

@@ -3,11 +3,12 @@
 // test), and the owner makes at most one FUTEX_WAKE call per round, however
 // many callers sleep in it. Catch's assertions are not thread-safe: threads
 // count failures instead.
+#include "round_signal.h"
+
 #include <atomic>
 #include <thread>
 #include <vector>
 
-#include "round_signal.h"
 #include "test_util.h"
 
 using namespace solo;
@@ -35,8 +36,8 @@ void check_sleeping_callers(uint32_t first_round) {
   const uint32_t round_two = RoundSignal::round_after(round_one);
   constexpr int kCallers = 8;
   constexpr int64_t kManyWriters = 64;  // more than the cores: yield, then sleep
-  Waiter first[kCallers];   // stamped with round_one, as if the owner took them
-  Waiter second[kCallers];  // not taken yet: they sleep on the next two rounds
+  Waiter first[kCallers];               // stamped with round_one, as if the owner took them
+  Waiter second[kCallers];              // not taken yet: they sleep on the next two rounds
   for (Waiter& waiter : first) waiter.round.store(round_one);
   std::vector<std::thread> threads;
   auto start = [&](Waiter& waiter) {
@@ -130,7 +131,8 @@ TEST_CASE("16 writers: each gets its own answer, at most one wake-up call per ro
   // Every committed row is there, no rolled-back one is.
   int64_t rows = 0;
   REQUIRE(db->read([&](ReadTxn& txn) {
-              for (auto cursor = txn.scan(table, KeyRange::All()); cursor->valid(); cursor->next()) rows++;
+              for (auto cursor = txn.scan(table, KeyRange::All()); cursor->valid(); cursor->next())
+                rows++;
               return Status::OK();
             }).ok());
   CHECK(rows == static_cast<int64_t>(commits));
