@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -82,20 +84,68 @@ uint64_t process_cpu_ns() {
   return ns(usage.ru_utime) + ns(usage.ru_stime);
 }
 
+// Context switches of the whole process: voluntary (sleeps in futex calls)
+// plus involuntary (sched_yield and preemption).
+uint64_t process_voluntary_switches() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_nvcsw);
+}
+uint64_t process_involuntary_switches() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_nivcsw);
+}
+
 // Counters for benchmarks that write: the owner's share and the CPU of the
 // whole process (caller threads + owner) per item.
+//
+// Where a round trip's time goes: the futex calls of the round protocol
+// (owner wakes per round, caller sleeps per transaction, owner sleeps per
+// round) and the process's voluntary context switches per item.
+struct SwitchCounts {
+  uint64_t voluntary = process_voluntary_switches();
+  uint64_t involuntary = process_involuntary_switches();
+};
+
 void add_db_counters(benchmark::State& state, const Stats& before, const Stats& after,
-                     uint64_t cpu_before) {
+                     uint64_t cpu_before, const SwitchCounts& switches_before) {
   if (state.iterations() > 0) {
+    double items = static_cast<double>(state.iterations() * state.threads());
     state.counters["process_cpu_ns_per_op"] =
-        static_cast<double>(process_cpu_ns() - cpu_before) /
-        static_cast<double>(state.iterations() * state.threads());
+        static_cast<double>(process_cpu_ns() - cpu_before) / items;
+    state.counters["vol_switches_per_op"] =
+        static_cast<double>(process_voluntary_switches() - switches_before.voluntary) / items;
+    state.counters["invol_switches_per_op"] =
+        static_cast<double>(process_involuntary_switches() - switches_before.involuntary) / items;
+  }
+  if (after.rounds > before.rounds) {
+    double rounds = static_cast<double>(after.rounds - before.rounds);
+    state.counters["wakes_per_round"] =
+        static_cast<double>(after.round_wakes - before.round_wakes) / rounds;
+    state.counters["caller_wakes_per_round"] =
+        static_cast<double>(after.caller_wakes - before.caller_wakes) / rounds;
+    state.counters["owner_sleeps_per_round"] =
+        static_cast<double>(after.owner_sleeps - before.owner_sleeps) / rounds;
+  }
+  if (after.rounds > before.rounds) {
+    // The owner's own CPU per round (thread CPU clock): without the time
+    // callers or other processes held its core.
+    state.counters["owner_cpu_ns_per_round"] =
+        static_cast<double>(after.owner_cpu_ns - before.owner_cpu_ns) /
+        static_cast<double>(after.rounds - before.rounds);
+  }
+  if (after.commits > before.commits) {
+    state.counters["caller_sleeps_per_txn"] =
+        static_cast<double>(after.caller_sleeps - before.caller_sleeps) /
+        static_cast<double>(after.commits - before.commits);
   }
   uint64_t commits = after.commits - before.commits;
   uint64_t rounds = after.rounds - before.rounds;
   if (commits > 0) {
     state.counters["owner_ns_per_txn"] =
-        static_cast<double>(after.owner_busy_ns - before.owner_busy_ns) / static_cast<double>(commits);
+        static_cast<double>(after.owner_busy_ns - before.owner_busy_ns) /
+        static_cast<double>(commits);
     state.counters["txn_per_round"] = static_cast<double>(commits) / static_cast<double>(rounds);
   }
   uint64_t busy = after.owner_busy_ns - before.owner_busy_ns;
@@ -107,7 +157,8 @@ void add_db_counters(benchmark::State& state, const Stats& before, const Stats& 
         static_cast<double>(busy) / static_cast<double>(state.iterations() * state.threads());
   }
   if (busy + idle > 0) {
-    state.counters["owner_utilization"] = static_cast<double>(busy) / static_cast<double>(busy + idle);
+    state.counters["owner_utilization"] =
+        static_cast<double>(busy) / static_cast<double>(busy + idle);
   }
 }
 
@@ -137,6 +188,30 @@ void BM_PointGet(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PointGet);
+
+// Random lookups 16 at a time through ReadTxn::get_many: the lookups go
+// down the tree side by side, so their misses overlap instead of adding up.
+void BM_PointGetBatch(benchmark::State& state) {
+  Fixture& f = fixture();
+  Snapshot snapshot = f.db->snapshot();
+  ReadTxn txn(snapshot);
+  std::mt19937_64 rng(1);
+  constexpr int kBatch = 16;
+  char buffers[kBatch][8];
+  std::string_view keys[kBatch];
+  std::string_view rows[kBatch];
+  uint64_t found = 0;
+  while (state.KeepRunningBatch(kBatch)) {
+    for (int key_idx = 0; key_idx < kBatch; ++key_idx) {
+      keys[key_idx] = bigint_key(static_cast<int64_t>(rng() % kRows), buffers[key_idx]);
+    }
+    found += *txn.get_many(f.table, keys, rows);
+    benchmark::DoNotOptimize(rows[kBatch - 1].data());
+  }
+  if (found != static_cast<uint64_t>(state.iterations())) state.SkipWithError("row not found");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PointGetBatch);
 
 // The same lookups in key order: the path stays in cache, leaving the
 // compute cost of a lookup (the difference to BM_PointGet is memory latency).
@@ -175,6 +250,7 @@ void BM_UpdateInPlace(benchmark::State& state) {
   }
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  SwitchCounts switches_before;
   while (state.KeepRunningBatch(kBatch)) {
     Status status = f.db->write([&](WriteTxn& txn) {
       for (int update = 0; update < kBatch; ++update) {
@@ -189,7 +265,7 @@ void BM_UpdateInPlace(benchmark::State& state) {
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_UpdateInPlace)->UseRealTime();
@@ -204,17 +280,18 @@ void BM_CowUpdateAfterPublish(benchmark::State& state) {
   std::string row;
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  SwitchCounts switches_before;
   for (auto _ : state) {
     int64_t id = static_cast<int64_t>(rng() % kRows);
     encode_row(f.schema, f.make_row(id, 2), &row);
-    Status status = f.db->write(
-        [&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[id], row); });
+    Status status =
+        f.db->write([&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[id], row); });
     if (!status.ok()) {
       state.SkipWithError(status.ToString().c_str());
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CowUpdateAfterPublish)->UseRealTime();
@@ -243,6 +320,7 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
   for (int warm = 0; warm < 8; ++warm) run_batch();
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  SwitchCounts switches_before;
   while (state.KeepRunningBatch(kBatch)) {
     Status status = run_batch();
     if (!status.ok()) {
@@ -250,8 +328,9 @@ void BM_CowUpdateInTxn(benchmark::State& state) {
       break;
     }
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
-  state.counters["fresh_objects"] = static_cast<double>(f.db->stats().fresh_objects - before.fresh_objects);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
+  state.counters["fresh_objects"] =
+      static_cast<double>(f.db->stats().fresh_objects - before.fresh_objects);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CowUpdateInTxn)->UseRealTime();
@@ -279,12 +358,14 @@ BENCHMARK(BM_FullScan)->Unit(benchmark::kMillisecond);
 
 Stats empty_before;
 uint64_t empty_cpu_before = 0;
+SwitchCounts empty_switches_before;
 
 void BM_EmptyWrite(benchmark::State& state) {
   Fixture& f = fixture();
   if (state.thread_index() == 0) {
     empty_before = f.db->stats();
     empty_cpu_before = process_cpu_ns();
+    empty_switches_before = SwitchCounts();
   }
   for (auto _ : state) {
     Status status = f.db->write([](WriteTxn&) { return Status::OK(); });
@@ -292,7 +373,7 @@ void BM_EmptyWrite(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) {
-    add_db_counters(state, empty_before, f.db->stats(), empty_cpu_before);
+    add_db_counters(state, empty_before, f.db->stats(), empty_cpu_before, empty_switches_before);
   }
 }
 BENCHMARK(BM_EmptyWrite)->Threads(1)->Threads(16)->UseRealTime();
@@ -316,17 +397,31 @@ void BM_PublishRelease(benchmark::State& state) {
   encode_row(f.schema, f.make_row(7, 4), &row);
   Stats before = f.db->stats();
   uint64_t cpu_before = process_cpu_ns();
+  SwitchCounts switches_before;
   for (auto _ : state) {
     Snapshot snapshot = f.db->snapshot();
     f.db->write([&](WriteTxn& txn) { return txn.update_encoded(f.table, f.keys[7], row); });
     snapshot.release();
   }
-  add_db_counters(state, before, f.db->stats(), cpu_before);
+  add_db_counters(state, before, f.db->stats(), cpu_before, switches_before);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PublishRelease)->UseRealTime();
 
 }  // namespace
+
+// Resident and transparent-huge-page kilobytes of the process: the arenas
+// ask for THP (madvise mode here); this shows whether they got them.
+std::string smaps_rollup_kb(const char* field) {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string line;
+  while (std::getline(rollup, line)) {
+    if (line.rfind(field, 0) == 0) {
+      return std::to_string(std::strtoull(line.c_str() + std::strlen(field), nullptr, 10));
+    }
+  }
+  return "unknown";
+}
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -339,6 +434,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("node_bytes", std::to_string(stats.node_bytes));
   benchmark::AddCustomContext("record_bytes", std::to_string(stats.record_bytes));
   benchmark::AddCustomContext("arena_bytes", std::to_string(stats.arena_bytes));
+  benchmark::AddCustomContext("rss_kb", smaps_rollup_kb("Rss:"));
+  benchmark::AddCustomContext("anon_huge_pages_kb", smaps_rollup_kb("AnonHugePages:"));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

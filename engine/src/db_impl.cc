@@ -6,10 +6,12 @@
 //   seal: if anything committed, publish a RootSet by one atomic store (3)
 //         and start the next generation (2)
 //   reclaim a bounded number of retired objects no snapshot can reach (6)
-//   mark every request done, then wake all waiters with one notify
+//   mark every request done, then wake the round's sleeping callers with one
+//   futex call, or none if none sleeps (round_signal.h)
 #include "db_impl.h"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstring>
@@ -55,6 +57,9 @@ DbImpl::~DbImpl() {
 void DbImpl::start() {
   owner_ = std::thread([this] { owner_main(); });
   owner_id_ = owner_.get_id();
+  if (pthread_getcpuclockid(owner_.native_handle(), &owner_clock_) == 0) {
+    owner_running_.store(true, std::memory_order_release);
+  }
 }
 
 // --- requests ---------------------------------------------------------------
@@ -63,18 +68,15 @@ void DbImpl::push(WriteRequest* request) {
   WriteRequest* head = queue_head_.load(std::memory_order_relaxed);
   do {
     request->next = head;
-  } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_release,
+  } while (!queue_head_.compare_exchange_weak(head, request, std::memory_order_seq_cst,
                                               std::memory_order_relaxed));
   // Only an empty queue can have a sleeping owner.
-  if (head == nullptr) queue_head_.notify_one();
+  signal_.pushed(head == nullptr);
 }
 
 void DbImpl::wait(WriteRequest* request) {
-  while (request->done.load(std::memory_order_acquire) == 0) {
-    uint32_t seen = round_seq_.load(std::memory_order_acquire);
-    if (request->done.load(std::memory_order_acquire) != 0) break;
-    round_seq_.wait(seen, std::memory_order_acquire);
-  }
+  signal_.wait_answer(request->done, request->round,
+                      active_writers_.load(std::memory_order_relaxed));
 }
 
 Status DbImpl::write(FunctionRef<Status(WriteTxn&)> fn) {
@@ -103,6 +105,7 @@ void DbImpl::close() {
   stop.fn = nullptr;
   push(&stop);
   wait(&stop);
+  owner_running_.store(false, std::memory_order_release);
   owner_.join();
   // The owner answered every round (durable, or failed): stop the helpers.
   if (checkpointer_) checkpointer_->stop();
@@ -157,7 +160,7 @@ void DbImpl::owner_main() {
   pthread_setname_np(pthread_self(), "solo-owner");
   uint64_t busy_since = now_ns();
   while (true) {
-    WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_acquire);
+    WriteRequest* batch = queue_head_.exchange(nullptr, std::memory_order_seq_cst);
     if (batch == nullptr) {
       if (stop_seen_ && pending_.empty()) {
         // Late writers that passed the stopping_ check are answered Shutdown.
@@ -167,13 +170,16 @@ void DbImpl::owner_main() {
       }
       uint64_t idle_since = now_ns();
       busy_ns_ += idle_since - busy_since;
-      queue_head_.wait(nullptr, std::memory_order_acquire);
+      signal_.owner_wait(queue_head_, active_writers_.load(std::memory_order_relaxed));
       busy_since = now_ns();
       idle_ns_ += busy_since - idle_since;
       continue;
     }
-    // The queue is a stack: reverse it into arrival order. A log notice is
-    // not a caller: it only says that durable_lsn moved (or a failure).
+    // The queue is a stack: reverse it into arrival order, stamping each
+    // request with its round (the futex bit its caller sleeps on). A log
+    // notice is not a caller: it only says that durable_lsn moved (or a
+    // failure).
+    uint32_t round = signal_.next_round();
     WriteRequest* ordered = nullptr;
     bool noticed = false;
     while (batch != nullptr) {
@@ -182,13 +188,17 @@ void DbImpl::owner_main() {
         noticed = true;
       } else {
         batch->next = ordered;
+        batch->round.store(round, std::memory_order_relaxed);
         ordered = batch;
       }
       batch = next;
     }
     // Cleared before durable_lsn is read, so a later report queues a new notice.
     if (noticed) notice_queued_.store(false, std::memory_order_seq_cst);
-    if (ordered != nullptr) run_round(ordered);
+    if (ordered != nullptr) {
+      signal_.round_started(round);
+      run_round(ordered);
+    }
     if (logging_) drain_pending();
   }
   busy_ns_ += now_ns() - busy_since;
@@ -225,8 +235,7 @@ void DbImpl::run_round(WriteRequest* batch) {
     request->done.store(1, std::memory_order_release);
     request = next;
   }
-  round_seq_.fetch_add(1, std::memory_order_release);
-  round_seq_.notify_all();
+  signal_.round_answered(signal_.round_running());
 }
 
 // Seals the round: its frame goes to the log writer, its RootSet waits in
@@ -251,7 +260,8 @@ void DbImpl::finish_round_durable(WriteRequest* batch) {
   // A round that changed nothing still waits for the rounds before it: its
   // callers may have read their unpublished effects.
   RootSet* roots = round_dirty_ ? seal() : nullptr;
-  pending_.push_back(PendingRound{answer_at != 0 ? answer_at : last_lsn_, roots, batch});
+  pending_.push_back(
+      PendingRound{answer_at != 0 ? answer_at : last_lsn_, roots, batch, signal_.round_running()});
   reclaim();
   rounds_++;
   store_stats();
@@ -278,13 +288,11 @@ void DbImpl::drain_pending() {
       break;
     }
     answer(round.batch);
+    signal_.round_answered(round.round);
     answered = true;
     pending_.pop_front();
   }
-  if (!answered) return;
-  store_stats();
-  round_seq_.fetch_add(1, std::memory_order_release);
-  round_seq_.notify_all();
+  if (answered) store_stats();
 }
 
 void DbImpl::answer(WriteRequest* batch) {
@@ -576,6 +584,7 @@ void DbImpl::store_stats() {
   shared_stats_.fresh.store(pool_.fresh(), relaxed);
   shared_stats_.busy_ns.store(busy_ns_, relaxed);
   shared_stats_.idle_ns.store(idle_ns_, relaxed);
+  shared_stats_.owner_sleeps.store(signal_.owner_sleeps(), relaxed);
 }
 
 Stats DbImpl::stats() const {
@@ -603,6 +612,16 @@ Stats DbImpl::stats() const {
   if (checkpointer_ != nullptr) {
     stats.checkpoints = checkpointer_->completed();
     stats.checkpoint_lsn = checkpointer_->last_lsn();
+  }
+  stats.owner_sleeps = shared_stats_.owner_sleeps.load(relaxed);
+  stats.round_wakes = signal_.round_wakes();
+  stats.caller_wakes = signal_.caller_wakes();
+  stats.caller_sleeps = signal_.caller_sleeps();
+  timespec owner_cpu;
+  if (owner_running_.load(std::memory_order_acquire) &&
+      clock_gettime(owner_clock_, &owner_cpu) == 0) {
+    stats.owner_cpu_ns = static_cast<uint64_t>(owner_cpu.tv_sec) * 1000000000 +
+                         static_cast<uint64_t>(owner_cpu.tv_nsec);
   }
   return stats;
 }

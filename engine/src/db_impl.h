@@ -3,6 +3,8 @@
 // invariants referred to as (n).
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -16,6 +18,7 @@
 #include "log_format.h"
 #include "object_pool.h"
 #include "root_set.h"
+#include "round_signal.h"
 #include "snapshot_registry.h"
 #include "solo/database.h"
 #include "tree.h"
@@ -29,6 +32,7 @@ struct WriteRequest {
   bool log_notice = false;  // not a caller: the log writer or checkpointer woke the owner
   Status result;
   WriteRequest* next = nullptr;
+  std::atomic<uint32_t> round{0};  // the round that runs it, stamped by the owner
   std::atomic<uint32_t> done{0};
 };
 
@@ -124,6 +128,7 @@ class DbImpl {
   const Options options_;
   std::thread owner_;
   std::thread::id owner_id_;
+  clockid_t owner_clock_{};  // the owner thread's CPU clock (for stats())
 
   // Owner thread only.
   std::vector<std::unique_ptr<Catalog>> catalogs_;  // every version, kept until close
@@ -152,6 +157,7 @@ class DbImpl {
     uint64_t lsn;          // answered once durable_lsn >= lsn
     RootSet* roots;        // published then; nullptr: nothing to publish
     WriteRequest* batch;   // the callers to answer
+    uint32_t round;        // its RoundSignal number (the bit its callers sleep on)
   };
   std::deque<PendingRound> pending_;
 
@@ -168,15 +174,18 @@ class DbImpl {
   std::atomic<const RootSet*> published_{nullptr};
   SnapshotRegistry registry_;
   std::atomic<WriteRequest*> queue_head_{nullptr};
-  std::atomic<uint32_t> round_seq_{0};
+  RoundSignal signal_;
   std::atomic<bool> stopping_{false};
+  // owner_clock_ is set (for stats(); after the owner exits, reading its
+  // clock fails and stats() reports 0).
+  std::atomic<bool> owner_running_{false};
   std::atomic<int64_t> active_writers_{0};
   std::mutex close_mutex_;
   bool closed_ = false;  // guarded by close_mutex_
   struct SharedStats {
     std::atomic<uint64_t> generation{0}, rounds{0}, commits{0}, rollbacks{0}, state_bytes{0},
         node_bytes{0}, record_bytes{0}, arena_bytes{0}, retired_pending{0}, reused{0}, fresh{0},
-        busy_ns{0}, idle_ns{0};
+        busy_ns{0}, idle_ns{0}, owner_sleeps{0};
   };
   SharedStats shared_stats_;
 };

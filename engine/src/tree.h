@@ -72,6 +72,12 @@ inline uint64_t value_bytes(const TreeState& tree, void* value) {
 // generation the caller's view may see (debug check of invariant 6).
 bool btree_get(const TreeState& tree, const KeyRef& key, void** value, uint64_t max_gen);
 
+// Looks up keys[0..count) side by side, one tree level at a time, so that
+// their node misses overlap: values[i] is the value of keys[i] or nullptr.
+// Returns how many were found. Any thread, like btree_get.
+size_t btree_get_batch(const TreeState& tree, const KeyRef* keys, size_t count, void** values,
+                       uint64_t max_gen);
+
 // Descends to the leaf for `key`, filling *path. Returns true if found.
 // Precondition: tree.root != nullptr.
 bool btree_descend(const TreeState& tree, const KeyRef& key, TreePath* path);

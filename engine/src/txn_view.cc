@@ -24,6 +24,35 @@ Status TxnView::get(TableId table, std::string_view key, std::string_view* row) 
   return Status::OK();
 }
 
+Result<size_t> TxnView::get_many(TableId table, std::span<const std::string_view> keys,
+                                 std::span<std::string_view> rows) const {
+  if (catalog_->table(table) == nullptr || table >= tree_count_) {
+    return Status::InvalidArgument("not a table id");
+  }
+  if (keys.size() != rows.size()) return Status::InvalidArgument("keys and rows differ in size");
+  constexpr size_t kChunk = 64;
+  internal::KeyRef refs[kChunk];
+  void* values[kChunk];
+  size_t found = 0;
+  for (size_t first = 0; first < keys.size(); first += kChunk) {
+    size_t chunk = keys.size() - first < kChunk ? keys.size() - first : kChunk;
+    for (size_t key_idx = 0; key_idx < chunk; ++key_idx) {
+      std::string_view key = keys[first + key_idx];
+      // A key too long to be in the tree is looked up as one that is absent.
+      refs[key_idx] =
+          key.size() > kMaxKeyBytes ? internal::KeyRef{nullptr, 0, 0} : internal::make_key(key);
+    }
+    internal::btree_get_batch(trees_[table], refs, chunk, values, generation_);
+    for (size_t key_idx = 0; key_idx < chunk; ++key_idx) {
+      bool usable = keys[first + key_idx].size() <= kMaxKeyBytes && values[key_idx] != nullptr;
+      rows[first + key_idx] = usable ? static_cast<const internal::Record*>(values[key_idx])->view()
+                                     : std::string_view();
+      found += usable;
+    }
+  }
+  return found;
+}
+
 Status TxnView::get_row(TableId table, std::string_view key, Row* row) const {
   std::string_view bytes;
   Status status = get(table, key, &bytes);

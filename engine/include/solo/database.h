@@ -73,6 +73,14 @@ struct Stats {
   uint64_t checkpoints = 0;        // checkpoints completed since open
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
+  // Futex system calls of the round protocol (engine/README.md "Rounds"):
+  uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
+  uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
+  uint64_t caller_sleeps = 0;      // write() callers that slept for their answer
+  uint64_t owner_sleeps = 0;       // times the idle owner slept (after spinning)
+  // CPU time of the owner thread (user + system, without the time other
+  // threads held its core: owner_busy_ns is wall time and counts that).
+  uint64_t owner_cpu_ns = 0;
   // busy / (busy + idle), 0 if nothing was measured.
   double owner_utilization() const;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,14 @@ class TxnView {
   Status get(TableId table, std::string_view key, std::string_view* row) const;
   // Same, decoded.
   Status get_row(TableId table, std::string_view key, Row* row) const;
+  // Looks up many primary keys at once: rows[i] is the encoded row of
+  // keys[i], or a view with data() == nullptr if there is none. The lookups
+  // go down the tree side by side so that their cache misses overlap (one
+  // random get waits for ~2 dependent DRAM misses; see engine/README.md).
+  // Returns how many were found; InvalidArgument if `table` is not a table
+  // or the spans differ in size.
+  Result<size_t> get_many(TableId table, std::span<const std::string_view> keys,
+                          std::span<std::string_view> rows) const;
 
   // A cursor over `range` of a table or an index, positioned on its first
   // entry. InvalidArgument if `tree` does not exist.
