@@ -418,6 +418,7 @@ Stats DbImpl::stats() const {
   stats.fresh_objects = shared_stats_.fresh.load(relaxed);
   stats.owner_busy_ns = shared_stats_.busy_ns.load(relaxed);
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
+  stats.live_snapshots = registry_.held();
   return stats;
 }
 

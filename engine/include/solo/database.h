@@ -47,6 +47,7 @@ struct Stats {
   uint64_t fresh_objects = 0;      // allocations served from fresh memory
   uint64_t owner_busy_ns = 0;      // owner time spent running rounds
   uint64_t owner_idle_ns = 0;      // owner time spent waiting for requests
+  uint64_t live_snapshots = 0;     // Snapshot handles taken and not yet released (any thread)
   // busy / (busy + idle), 0 if nothing was measured.
   double owner_utilization() const;
 };
