@@ -464,6 +464,58 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
     output.Finish();
     return;
   }
+  const Frame& frame = scanner.frame();
+  if (plan.streaming) {
+    // Streaming aggregation: rows arrive grouped (see the binder's
+    // GroupedByScanOrder), so each group is finished and passed on as soon as
+    // the next one starts, and LIMIT can stop the scan.
+    size_t key_count = plan.group_keys.size();
+    std::vector<Value> agg_row(key_count + plan.aggs.size());
+    Frame agg_frame;
+    agg_frame.slots = agg_row.data();
+    agg_frame.outer = outer;
+    agg_frame.env = env;
+    OutputStage output(plan, agg_frame, target);
+    std::vector<AggState> states(plan.aggs.size());
+    std::string key, group_key;
+    bool in_group = false;
+    bool wants_more = true;
+    auto finish_group = [&]() {
+      for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+        Finish(plan.aggs[agg], states[agg], &agg_row[key_count + agg]);
+      }
+      if (plan.having && !EvalPredicate(*plan.having, agg_frame)) return true;
+      return output.Row(agg_frame);
+    };
+    auto on_row = [&]() {
+      key.clear();
+      Value scratch;
+      for (const BExprPtr& group_expr : plan.group_keys) {
+        AppendHashKey(Eval(*group_expr, frame, &scratch), &key);
+      }
+      if (!in_group || key != group_key) {
+        if (in_group && !finish_group()) {
+          wants_more = false;
+          return false;
+        }
+        in_group = true;
+        group_key.swap(key);
+        for (size_t col = 0; col < key_count; ++col) {
+          const Value& value = Eval(*plan.group_keys[col], frame, &agg_row[col]);
+          if (&value != &agg_row[col]) agg_row[col] = value;
+        }
+        for (AggState& state : states) state = AggState();
+      }
+      for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+        Accumulate(plan.aggs[agg], &states[agg], frame);
+      }
+      return true;
+    };
+    scanner.Run(on_row);
+    if (in_group && wants_more) finish_group();
+    output.Finish();
+    return;
+  }
   // Hash aggregation: groups in first-seen order.
   struct Group {
     std::vector<Value> keys;
@@ -472,7 +524,6 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
   std::vector<Group> groups;
   std::unordered_map<std::string, size_t> index;
   std::string key;
-  const Frame& frame = scanner.frame();
   auto on_row = [&]() {
     key.clear();
     Value scratch;
