@@ -8,10 +8,20 @@
 #include <vector>
 
 #include "exec/plan.h"
+#include "solo/codec.h"
 #include "solo/cursor.h"
 #include "solo/txn.h"
 
 namespace solo::sql {
+
+// Buffers of one execution that its caller may keep for the next one (a
+// ResultSet does): with them, running a point SELECT again allocates nothing.
+struct ExecScratch {
+  std::vector<Value> slots;
+  std::vector<solo::Value> key_values;
+  std::string key;
+  std::vector<solo::ColumnView> columns;
+};
 
 // What one statement execution reads: the transaction view, the writer (on
 // the owner, else null) and the parameters.
@@ -54,5 +64,13 @@ class ScanTarget {
   virtual bool Row(const Frame& frame, std::string_view primary_key) = 0;
 };
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target);
+
+// True for the plans RunPointSelect runs: one level, a lookup by the whole
+// primary key, no aggregation, DISTINCT, LIMIT, OFFSET or sort expression.
+bool IsPointSelect(const SelectPlan& plan);
+// Runs such a plan with the buffers in *scratch: appends its row (if any)
+// to *out (null: drops it) and returns the number of rows, 0 or 1. The same
+// result as RunSelect, without its per-call allocations. Throws ExecFailure.
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
 
 }  // namespace solo::sql

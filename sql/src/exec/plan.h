@@ -158,6 +158,7 @@ struct Plan {
   // Tables (and indexes) the plan uses, checked before each execution.
   std::vector<std::pair<TreeId, std::string>> trees;
   std::unique_ptr<SelectPlan> select;
+  bool point_select = false;  // select runs through RunPointSelect (eval.h)
   std::unique_ptr<InsertPlan> insert;
   std::unique_ptr<ModifyPlan> modify;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -38,6 +39,35 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
   return KeyFit::kFits;
 }
 
+// Encodes the whole-key prefix of `level`'s equality bounds into *key;
+// false when no row can match (a NULL, or a value no key column holds).
+bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo::Value>* key_values,
+                   std::string* key) {
+  key_values->clear();
+  Value scratch;
+  for (size_t eq = 0; eq < level.equal.size(); ++eq) {
+    const KeyBound& bound = level.equal[eq];
+    const Value& value = Eval(*bound.value, frame, &scratch);
+    key_values->emplace_back();
+    KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
+                            &key_values->back());
+    if (fit != KeyFit::kFits) return false;  // equal to something no key holds
+  }
+  key->clear();
+  return append_key(level.schema, level.key_columns, *key_values, key).ok();
+}
+
+// Loads the columns of `row` that `level` needs into their slots.
+void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
+                  Value* slots) {
+  columns->resize(level.schema.columns.size());
+  Status status = decode_row_view(level.schema, row, *columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  for (uint32_t col : level.needed) {
+    FromEngine((*columns)[col], level.schema.columns[col], &slots[level.slot_base + col]);
+  }
+}
+
 struct LevelState {
   std::optional<Cursor> cursor;
   KeyRange range;
@@ -45,7 +75,7 @@ struct LevelState {
   std::string bound_key;
   std::string primary_key;
   std::vector<solo::Value> key_values;
-  Row decoded;
+  std::vector<solo::ColumnView> columns;
   bool derived_ready = false;
   std::vector<Value> derived_rows;  // row-major
 };
@@ -89,18 +119,7 @@ class Scanner {
   }
 
   void Decode(const ScanLevel& level, LevelState& state, std::string_view row) {
-    if (level.needed.size() > 4) {
-      Status status = decode_row(level.schema, row, &state.decoded);
-      if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
-      for (uint32_t col : level.needed) {
-        FromEngine(state.decoded[col], level.schema.columns[col], &slots_[level.slot_base + col]);
-      }
-      return;
-    }
-    for (uint32_t col : level.needed) {
-      FromEngine(decode_column(level.schema, row, col), level.schema.columns[col],
-                 &slots_[level.slot_base + col]);
-    }
+    DecodeNeeded(level, row, &state.columns, slots_.data());
   }
 
   bool Filters(const std::vector<BExprPtr>& filters) {
@@ -112,20 +131,8 @@ class Scanner {
 
   // Builds the key range of a base-table level; false when no row can match.
   bool BuildRange(const ScanLevel& level, LevelState& state) {
-    state.key_values.clear();
+    if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return false;
     Value scratch;
-    for (size_t eq = 0; eq < level.equal.size(); ++eq) {
-      const KeyBound& bound = level.equal[eq];
-      const Value& value = Eval(*bound.value, frame_, &scratch);
-      solo::Value key_value;
-      KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
-                              &key_value);
-      if (fit != KeyFit::kFits) return false;  // equal to something no key holds
-      state.key_values.push_back(std::move(key_value));
-    }
-    state.prefix.clear();
-    Status status = append_key(level.schema, level.key_columns, state.key_values, &state.prefix);
-    if (!status.ok()) return false;
     KeyRange& range = state.range;
     range.reverse = level.reverse;
     range.has_lower = range.has_upper = false;
@@ -448,6 +455,50 @@ class OutputStage {
 };
 
 }  // namespace
+
+bool IsPointSelect(const SelectPlan& plan) {
+  if (plan.levels.size() != 1 || plan.aggregate || plan.distinct || plan.limit || plan.offset) {
+    return false;
+  }
+  for (const auto& key : plan.order) {
+    if (key.output_index < 0) return false;  // a sort expression that might fail
+  }
+  const ScanLevel& level = plan.levels[0];
+  return !level.derived && level.table != kInvalidTree && level.tree == level.table &&
+         level.equal.size() == level.key_columns.size() && !level.left_join && level.on.empty();
+}
+
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
+  const ScanLevel& level = plan.levels[0];
+  scratch->slots.resize(plan.slot_count);
+  Frame frame;
+  frame.slots = scratch->slots.data();
+  frame.env = env;
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!EvalPredicate(*filter, frame)) return 0;
+  }
+  if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return 0;
+  std::string_view row;
+  if (!env->view->get(level.table, scratch->key, &row).ok()) return 0;
+  DecodeNeeded(level, row, &scratch->columns, frame.slots);
+  for (const BExprPtr& filter : level.where) {
+    if (!EvalPredicate(*filter, frame)) return 0;
+  }
+  std::vector<Value> dropped;
+  Value* dest = nullptr;
+  if (out != nullptr) {
+    assert(out->column_count() == plan.outputs.size());
+    dest = out->AppendRow();
+  } else {
+    dropped.resize(plan.outputs.size());  // evaluated all the same: they may fail
+    dest = dropped.data();
+  }
+  for (size_t col = 0; col < plan.outputs.size(); ++col) {
+    const Value& value = Eval(*plan.outputs[col], frame, &dest[col]);
+    if (&value != &dest[col]) dest[col] = value;
+  }
+  return 1;
+}
 
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target) {
   Scanner scanner(plan, env, outer);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+
 #include "exec/ddl.h"
 #include "exec/eval.h"
 #include "exec/plan.h"
@@ -13,11 +15,47 @@
 
 namespace solo::sql {
 
+ResultSet::ResultSet() = default;
+ResultSet::~ResultSet() = default;
+ResultSet::ResultSet(ResultSet&& other) noexcept = default;
+ResultSet& ResultSet::operator=(ResultSet&& other) noexcept = default;
+
+ResultSet::ResultSet(const ResultSet& other)
+    : names_(other.names_),
+      values_(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_)),
+      value_count_(other.value_count_),
+      affected_(other.affected_),
+      tag_(other.tag_) {}
+
+ResultSet& ResultSet::operator=(const ResultSet& other) {
+  if (this != &other) {
+    names_ = other.names_;
+    values_.assign(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_));
+    value_count_ = other.value_count_;
+    affected_ = other.affected_;
+    tag_ = other.tag_;
+  }
+  return *this;
+}
+
 void ResultSet::Clear() {
   names_.clear();
-  values_.clear();
+  value_count_ = 0;  // values_ stay, with their text buffers, for the next rows
   affected_ = 0;
   tag_.clear();
+}
+
+Value* ResultSet::AppendRow() {
+  size_t width = names_.size();
+  if (values_.size() < value_count_ + width) values_.resize(value_count_ + width);
+  Value* row = values_.data() + value_count_;
+  value_count_ += width;
+  return row;
+}
+
+ExecScratch& ResultSet::scratch() {
+  if (!scratch_) scratch_ = std::make_unique<ExecScratch>();
+  return *scratch_;
 }
 
 PreparedStatement::~PreparedStatement() = default;
@@ -41,6 +79,8 @@ Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::s
   } catch (ExecFailure& failure) {
     return failure.error;
   }
+  plan->point_select = plan->kind == StatementKind::kSelect && !plan->explain && plan->select &&
+                       IsPointSelect(*plan->select);
   return PreparedStatement(std::move(plan));
 }
 
@@ -54,8 +94,9 @@ class ResultTarget : public RowTarget {
   bool Emit(std::span<const Value> row) override {
     ++rows_;
     if (out_ != nullptr) {
-      std::vector<Value>& values = out_->mutable_values();
-      for (const Value& value : row) values.push_back(value);
+      assert(row.size() == out_->column_count());
+      Value* dest = out_->AppendRow();
+      for (size_t col = 0; col < row.size(); ++col) dest[col] = row[col];
     }
     return true;
   }
@@ -216,13 +257,18 @@ SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<
   try {
     if (plan.explain) {
       if (out != nullptr) {
-        for (const std::string& line : ExplainPlan(plan)) out->mutable_values().push_back(Value::Text(line));
+        for (const std::string& line : ExplainPlan(plan)) out->AppendRow()->SetText(line);
       }
       return {};
     }
     uint64_t affected = 0;
     switch (plan.kind) {
       case StatementKind::kSelect: {
+        if (plan.point_select) {
+          ExecScratch local;
+          affected = RunPointSelect(*plan.select, &env, out != nullptr ? &out->scratch() : &local, out);
+          break;
+        }
         ResultTarget target(out);
         RunSelect(*plan.select, &env, nullptr, &target);
         affected = target.rows_;
