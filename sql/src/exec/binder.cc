@@ -723,6 +723,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   uint64_t bound = 0;
   std::vector<bool> used(items->size(), false);
   std::vector<int> level_of_item(items->size(), 0);
+  std::vector<bool> equal_bound(conjuncts->size(), false);  // used as a `key = value` bound
   for (size_t level_idx = 0; level_idx < items->size(); ++level_idx) {
     int best_item = -1;
     PathChoice best_path;
@@ -773,6 +774,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
         key->text = conjunct.text;
       };
       for (int conjunct_idx : best_path.equal) {
+        equal_bound[conjunct_idx] = true;
         KeyBound key;
         make_bound(conjunct_idx, &key);
         level.equal.push_back(std::move(key));
@@ -790,7 +792,8 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
     plan->levels.push_back(std::move(level));
   }
   // Place each filter at the first level where everything it reads is loaded.
-  for (Conjunct& conjunct : *conjuncts) {
+  for (size_t conjunct_idx = 0; conjunct_idx < conjuncts->size(); ++conjunct_idx) {
+    Conjunct& conjunct = (*conjuncts)[conjunct_idx];
     if (conjunct.on_item >= 0) {
       ScanLevel& level = plan->levels[level_of_item[conjunct.on_item]];
       level.on.push_back(std::move(conjunct.expr));
@@ -816,6 +819,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       continue;
     }
     ScanLevel& level = plan->levels[level_idx];
+    level.where_is_key.push_back(equal_bound[conjunct_idx]);
     level.where.push_back(std::move(conjunct.expr));
     level.filter_text.push_back(conjunct.text);
   }

@@ -44,6 +44,11 @@ struct Frame {
 const Value& Eval(const BExpr& expr, const Frame& frame, Value* scratch);
 // True only when expr is TRUE (not FALSE, not NULL).
 bool EvalPredicate(const BExpr& expr, const Frame& frame);
+// Eval with the commonest case, a column of this query's row, inline.
+inline const Value& EvalInline(const BExpr& expr, const Frame& frame, Value* scratch) {
+  if (expr.kind == BKind::kColumn && expr.depth == 0) return frame.slots[expr.index];
+  return Eval(expr, frame, scratch);
+}
 
 // Receives the rows of a SELECT; returns false to stop early.
 class RowTarget {

@@ -20,6 +20,13 @@ enum class KeyFit { kFits, kNever, kUnusable };
 // Converts a value for comparison with a key column, exactly.
 KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
   if (value.is_null()) return KeyFit::kNever;
+  if (value.kind() == ValueKind::kInt &&
+      (column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt)) {
+    // The commonest key: no conversion. A value out of the column's range
+    // makes append_key fail, which callers treat like kNever/kUnusable.
+    *out = solo::Value::Int(value.as_int());
+    return KeyFit::kFits;
+  }
   Value cast;
   try {
     CastValue(value, column, &cast, pos);
@@ -481,8 +488,9 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
   std::string_view row;
   if (!env->view->get(level.table, scratch->key, &row).ok()) return 0;
   DecodeNeeded(level, row, &scratch->columns, frame.slots);
-  for (const BExprPtr& filter : level.where) {
-    if (!EvalPredicate(*filter, frame)) return 0;
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (level.where_is_key[filter_idx]) continue;  // the key was exact: it holds
+    if (!EvalPredicate(*level.where[filter_idx], frame)) return 0;
   }
   std::vector<Value> dropped;
   Value* dest = nullptr;
@@ -494,7 +502,7 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
     dest = dropped.data();
   }
   for (size_t col = 0; col < plan.outputs.size(); ++col) {
-    const Value& value = Eval(*plan.outputs[col], frame, &dest[col]);
+    const Value& value = EvalInline(*plan.outputs[col], frame, &dest[col]);
     if (&value != &dest[col]) dest[col] = value;
   }
   return 1;

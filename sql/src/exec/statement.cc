@@ -34,6 +34,7 @@ ResultSet& ResultSet::operator=(const ResultSet& other) {
     value_count_ = other.value_count_;
     affected_ = other.affected_;
     tag_ = other.tag_;
+    names_source_.reset();
   }
   return *this;
 }
@@ -43,6 +44,18 @@ void ResultSet::Clear() {
   value_count_ = 0;  // values_ stay, with their text buffers, for the next rows
   affected_ = 0;
   tag_.clear();
+  names_source_.reset();
+}
+
+void ResultSet::ResetFor(const std::shared_ptr<const Plan>& source,
+                         const std::vector<std::string>& names, std::string_view tag) {
+  value_count_ = 0;
+  affected_ = 0;
+  if (names_source_ != source) {
+    names_ = names;
+    tag_.assign(tag);
+    names_source_ = source;
+  }
 }
 
 Value* ResultSet::AppendRow() {
@@ -226,12 +239,12 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
   return collector.keys.size();
 }
 
-SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<const Value> params,
-              ResultSet* out) {
+SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
+              std::span<const Value> params, ResultSet* out) {
+  const Plan& plan = *plan_ptr;
   if (out != nullptr) {
-    out->Clear();
-    out->mutable_names() = plan.column_names;
-    out->set_tag(StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
+    out->ResetFor(plan_ptr, plan.column_names,
+                  StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
   }
   if (params.size() < plan.parameter_count) {
     return SqlError(SqlState::kUndefinedParameter,
@@ -241,7 +254,7 @@ SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<
   const Catalog& catalog = view.catalog();
   for (const auto& [tree, name] : plan.trees) {
     const TableInfo* table = catalog.table(tree);
-    const IndexInfo* index = catalog.index(tree);
+    const IndexInfo* index = table == nullptr ? catalog.index(tree) : nullptr;
     bool same = (table != nullptr && table->schema.name == name) ||
                 (index != nullptr && index->schema.name == name);
     if (!same) {
@@ -295,7 +308,7 @@ SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> param
                     fmt::format("{} is run by a session, not inside a transaction function",
                                 StatementKindName(plan_->kind)));
   }
-  return Run(*plan_, txn, &txn, params, out);
+  return Run(plan_, txn, &txn, params, out);
 }
 
 SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value> params,
@@ -304,7 +317,7 @@ SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value>
     return SqlError(SqlState::kFeatureNotSupported,
                     fmt::format("{} needs a write transaction", StatementKindName(plan_->kind)));
   }
-  return Run(*plan_, view, nullptr, params, out);
+  return Run(plan_, view, nullptr, params, out);
 }
 
 }  // namespace solo::sql

@@ -57,9 +57,20 @@ class ResultSet {
   // For the executor: appends a row of column_count() values and returns
   // them to be overwritten (they hold an earlier row's values, or NULL).
   Value* AppendRow();
-  std::vector<std::string>& mutable_names() { return names_; }
+  // Empties the rows and takes `names` and `tag`, unless they were already
+  // taken from the same `source` (a plan, kept alive meanwhile) and not
+  // changed since: executing one statement again copies no names.
+  void ResetFor(const std::shared_ptr<const Plan>& source, const std::vector<std::string>& names,
+                std::string_view tag);
+  std::vector<std::string>& mutable_names() {
+    names_source_.reset();
+    return names_;
+  }
   void set_affected(uint64_t affected) { affected_ = affected; }
-  void set_tag(std::string_view tag) { tag_.assign(tag); }
+  void set_tag(std::string_view tag) {
+    names_source_.reset();
+    tag_.assign(tag);
+  }
   // The executor's buffers, made on first use.
   ExecScratch& scratch();
 
@@ -69,6 +80,7 @@ class ResultSet {
   size_t value_count_ = 0;
   uint64_t affected_ = 0;
   std::string tag_;
+  std::shared_ptr<const Plan> names_source_;  // see ResetFor
   std::unique_ptr<ExecScratch> scratch_;
 };
 
