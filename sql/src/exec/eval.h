@@ -71,8 +71,9 @@ class ScanTarget {
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target);
 
 // True for the plans RunPointSelect runs: one level, a lookup by the whole
-// primary key, no aggregation, DISTINCT, LIMIT, OFFSET or sort expression.
-bool IsPointSelect(const SelectPlan& plan);
+// primary key, no aggregation, DISTINCT, LIMIT, OFFSET or sort expression;
+// then also fills the plan's point_* fields. Called once, at Prepare.
+bool PlanPointSelect(SelectPlan* plan);
 // Runs such a plan with the buffers in *scratch: appends its row (if any)
 // to *out (null: drops it) and returns the number of rows, 0 or 1. The same
 // result as RunSelect, without its per-call allocations. Throws ExecFailure.

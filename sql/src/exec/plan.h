@@ -134,6 +134,12 @@ struct SelectPlan {
   bool need_sort = false;
   BExprPtr limit;
   BExprPtr offset;
+  // Point SELECT plans only (PlanPointSelect, eval.h): per output, the table
+  // column it is when a plain column (decoded straight into the result), or
+  // -1; and the table columns the filters and other outputs read, decoded
+  // into slots.
+  std::vector<int> point_output_column;
+  std::vector<uint32_t> point_slot_columns;
 };
 
 struct InsertPlan {

@@ -463,16 +463,49 @@ class OutputStage {
 
 }  // namespace
 
-bool IsPointSelect(const SelectPlan& plan) {
-  if (plan.levels.size() != 1 || plan.aggregate || plan.distinct || plan.limit || plan.offset) {
+// Marks the columns of this query's row that expr reads; false if it holds
+// a subquery (which may read any of them).
+bool MarkColumns(const BExpr& expr, std::vector<bool>* read) {
+  if (expr.subquery) return false;
+  if (expr.kind == BKind::kColumn && expr.depth == 0 && expr.index < read->size()) {
+    (*read)[expr.index] = true;
+  }
+  for (const BExprPtr& arg : expr.args) {
+    if (arg && !MarkColumns(*arg, read)) return false;
+  }
+  return true;
+}
+
+bool PlanPointSelect(SelectPlan* plan) {
+  if (plan->levels.size() != 1 || plan->aggregate || plan->distinct || plan->limit || plan->offset) {
     return false;
   }
-  for (const auto& key : plan.order) {
+  for (const auto& key : plan->order) {
     if (key.output_index < 0) return false;  // a sort expression that might fail
   }
-  const ScanLevel& level = plan.levels[0];
-  return !level.derived && level.table != kInvalidTree && level.tree == level.table &&
-         level.equal.size() == level.key_columns.size() && !level.left_join && level.on.empty();
+  const ScanLevel& level = plan->levels[0];
+  if (level.derived || level.table == kInvalidTree || level.tree != level.table ||
+      level.equal.size() != level.key_columns.size() || level.left_join || !level.on.empty()) {
+    return false;
+  }
+  std::vector<bool> read(plan->slot_count, false);
+  bool known = true;
+  for (const BExprPtr& filter : plan->constant_filters) known = known && MarkColumns(*filter, &read);
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (!level.where_is_key[filter_idx]) known = known && MarkColumns(*level.where[filter_idx], &read);
+  }
+  plan->point_output_column.clear();
+  for (const BExprPtr& output : plan->outputs) {
+    bool plain = output->kind == BKind::kColumn && output->depth == 0 &&
+                 output->index >= level.slot_base && output->index < level.slot_base + level.columns;
+    plan->point_output_column.push_back(plain ? static_cast<int>(output->index - level.slot_base) : -1);
+    if (!plain) known = known && MarkColumns(*output, &read);
+  }
+  plan->point_slot_columns.clear();
+  for (uint32_t col : level.needed) {
+    if (!known || read[level.slot_base + col]) plan->point_slot_columns.push_back(col);
+  }
+  return true;
 }
 
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
@@ -487,7 +520,13 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
   if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return 0;
   std::string_view row;
   if (!env->view->get(level.table, scratch->key, &row).ok()) return 0;
-  DecodeNeeded(level, row, &scratch->columns, frame.slots);
+  std::vector<solo::ColumnView>& columns = scratch->columns;
+  columns.resize(level.schema.columns.size());
+  Status status = decode_row_view(level.schema, row, columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  for (uint32_t col : plan.point_slot_columns) {
+    FromEngine(columns[col], level.schema.columns[col], &frame.slots[level.slot_base + col]);
+  }
   for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
     if (level.where_is_key[filter_idx]) continue;  // the key was exact: it holds
     if (!EvalPredicate(*level.where[filter_idx], frame)) return 0;
@@ -502,6 +541,11 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
     dest = dropped.data();
   }
   for (size_t col = 0; col < plan.outputs.size(); ++col) {
+    int column = plan.point_output_column[col];
+    if (column >= 0) {  // a plain column: from the row's bytes, one copy
+      FromEngine(columns[column], level.schema.columns[column], &dest[col]);
+      continue;
+    }
     const Value& value = EvalInline(*plan.outputs[col], frame, &dest[col]);
     if (&value != &dest[col]) dest[col] = value;
   }

@@ -93,7 +93,7 @@ Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::s
     return failure.error;
   }
   plan->point_select = plan->kind == StatementKind::kSelect && !plan->explain && plan->select &&
-                       IsPointSelect(*plan->select);
+                       PlanPointSelect(plan->select.get());
   return PreparedStatement(std::move(plan));
 }
 
