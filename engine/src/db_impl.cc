@@ -623,6 +623,7 @@ Stats DbImpl::stats() const {
     stats.owner_cpu_ns = static_cast<uint64_t>(owner_cpu.tv_sec) * 1000000000 +
                          static_cast<uint64_t>(owner_cpu.tv_nsec);
   }
+  stats.live_snapshots = registry_.held();
   return stats;
 }
 

@@ -62,19 +62,20 @@ const int64_t kPowersOfTen[19] = {1,
                                   100000000000000000,
                                   1000000000000000000};
 
-// Reads the column at *pos; returns false if the bytes end too early.
-bool read_column(const ColumnDef& column, std::string_view bytes, size_t* pos, Value* out) {
+// Reads the column at *pos in place; returns false if the bytes end too early.
+bool read_column_view(const ColumnDef& column, std::string_view bytes, size_t* pos,
+                      ColumnView* out) {
   int width = fixed_width(column.type);
   if (width > 0) {
     if (*pos + width > bytes.size()) return false;
     uint64_t bits = get_little_endian(bytes.data() + *pos, width);
     *pos += width;
     if (column.type == Type::kDouble) {
-      double number;
-      std::memcpy(&number, &bits, 8);
-      *out = Value::Double(number);
+      out->kind = Value::Kind::kDouble;
+      std::memcpy(&out->double_value, &bits, 8);
     } else {
-      *out = Value::Int(sign_extend(bits, width));
+      out->kind = Value::Kind::kInt;
+      out->int_value = sign_extend(bits, width);
     }
     return true;
   }
@@ -88,8 +89,21 @@ bool read_column(const ColumnDef& column, std::string_view bytes, size_t* pos, V
     shift += 7;
   }
   if (*pos + length > bytes.size()) return false;
-  *out = Value::String(bytes.substr(*pos, length));
+  out->kind = Value::Kind::kString;
+  out->string = bytes.substr(*pos, length);
   *pos += length;
+  return true;
+}
+
+// Reads the column at *pos; returns false if the bytes end too early.
+bool read_column(const ColumnDef& column, std::string_view bytes, size_t* pos, Value* out) {
+  ColumnView view;
+  if (!read_column_view(column, bytes, pos, &view)) return false;
+  switch (view.kind) {
+    case Value::Kind::kInt: *out = Value::Int(view.int_value); break;
+    case Value::Kind::kDouble: *out = Value::Double(view.double_value); break;
+    default: *out = Value::String(view.string); break;
+  }
   return true;
 }
 
@@ -250,6 +264,26 @@ Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t 
   Value value;
   read_column(schema.columns[column], bytes, &pos, &value);
   return value;
+}
+
+Status decode_row_view(const TableSchema& schema, std::string_view bytes,
+                       std::span<ColumnView> out) {
+  size_t column_count = schema.columns.size();
+  size_t pos = (column_count + 7) / 8;
+  if (bytes.size() < pos || out.size() < column_count) {
+    return Status::InvalidArgument("row too short");
+  }
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    if (is_null(bytes, column_idx)) {
+      out[column_idx].kind = Value::Kind::kNull;
+      continue;
+    }
+    if (!read_column_view(schema.columns[column_idx], bytes, &pos, &out[column_idx])) {
+      return Status::InvalidArgument("row too short");
+    }
+  }
+  if (pos != bytes.size()) return Status::InvalidArgument("row has trailing bytes");
+  return Status::OK();
 }
 
 }  // namespace solo

@@ -35,7 +35,7 @@ class SnapshotRegistry {
   // snapshots hold, sorted. Returns false if a snapshot is being taken and its
   // generation is not known yet (then nothing may be reclaimed).
   bool pinned(std::vector<uint64_t>* out) const;
-  // Slots in use (for tests).
+  // Slots in use: live snapshots (tests, Stats::live_snapshots). Any thread.
   uint32_t held() const;
 
  private:

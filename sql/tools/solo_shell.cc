@@ -37,7 +37,7 @@ constexpr const char* kHelp =
     ".import FILE TABLE    insert the rows of a CSV file into TABLE\n"
     ".mode table|csv|list  output format\n"
     ".output [FILE]        send output to FILE (no FILE: standard output)\n"
-    ".stats                rows per table, state bytes, RSS, owner utilization\n"
+    ".stats                rows per table, state bytes, RSS, live snapshots, owner utilization\n"
     ".quit                 exit\n";
 
 enum class Mode { kTable, kCsv, kList };
@@ -383,6 +383,7 @@ void Shell::Stats() {
   out() << fmt::format("node bytes         {}\n", stats.node_bytes);
   out() << fmt::format("RSS bytes          {}\n", rss_pages * sysconf(_SC_PAGESIZE));
   out() << fmt::format("generation         {}\n", stats.generation);
+  out() << fmt::format("live snapshots     {}\n", stats.live_snapshots);
   out() << fmt::format("retired pending    {}\n", stats.retired_pending);
   out() << fmt::format("commits/rollbacks  {}/{}\n", stats.commits, stats.rollbacks);
   out() << fmt::format("owner utilization  {:.1f}%\n", stats.owner_utilization() * 100);

@@ -47,6 +47,28 @@ TEST_CASE("row encoding round-trips every type and NULL") {
   // Compact: 2-byte bitmap + fixed widths + 1-byte lengths.
   REQUIRE(bytes.size() == 2 + 2 + 4 + 8 + 8 + 3 + 4 + 8 + 8 + 4);
   REQUIRE(!decode_row(schema, bytes.substr(0, bytes.size() - 1), &back).ok());
+
+  // In place: the same values, strings pointing into the bytes.
+  std::vector<ColumnView> views(row.size());
+  REQUIRE(decode_row_view(schema, bytes, views).ok());
+  for (uint32_t column = 0; column < row.size(); ++column) {
+    const ColumnView& view = views[column];
+    REQUIRE(view.kind == row[column].kind());
+    switch (view.kind) {
+      case Value::Kind::kInt: REQUIRE(view.int_value == row[column].as_int()); break;
+      case Value::Kind::kDouble: REQUIRE(view.double_value == row[column].as_double()); break;
+      case Value::Kind::kString:
+        REQUIRE(view.string == row[column].as_string());
+        REQUIRE(view.string.data() >= bytes.data());
+        REQUIRE(view.string.data() + view.string.size() <= bytes.data() + bytes.size());
+        break;
+      case Value::Kind::kNull: break;
+    }
+  }
+  REQUIRE(!decode_row_view(schema, bytes.substr(0, bytes.size() - 1), views).ok());
+  REQUIRE(!decode_row_view(schema, bytes + "z", views).ok());
+  std::vector<ColumnView> too_few(row.size() - 1);
+  REQUIRE(!decode_row_view(schema, bytes, too_few).ok());
 }
 
 TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {

@@ -98,7 +98,9 @@ TEST_CASE("snapshots move between threads and are released anywhere") {
               return txn.insert(table, {Value::Int(1), Value::Null(), Value::Int(5)});
             }).ok());
   std::vector<Snapshot> snapshots;
+  REQUIRE(db->stats().live_snapshots == 0);
   for (int idx = 0; idx < 200; ++idx) snapshots.push_back(db->snapshot());
+  REQUIRE(db->stats().live_snapshots == 200);
   REQUIRE(db->impl() != nullptr);
   std::thread other([&] {
     for (Snapshot& snapshot : snapshots) {
@@ -108,10 +110,12 @@ TEST_CASE("snapshots move between threads and are released anywhere") {
     }
   });
   other.join();
+  REQUIRE(db->stats().live_snapshots == 0);
   Snapshot moved = db->snapshot();
   Snapshot target = std::move(moved);
   REQUIRE(!moved.valid());
   REQUIRE(target.valid());
+  REQUIRE(db->stats().live_snapshots == 1);  // a move hands the slot over
 }
 
 TEST_CASE("write from the owner thread and after close are refused") {

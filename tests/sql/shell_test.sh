@@ -59,5 +59,23 @@ rm -f "$csv"
 check "import" "a, b
 c" "$out"
 
+# .stats: rows per table, state bytes, RSS, live snapshots (none is held
+# between statements) and owner utilization.
+out=$(printf '%s\n' "CREATE TABLE s (k INT PRIMARY KEY, v TEXT);" \
+  "INSERT INTO s VALUES (1, 'a'), (2, 'b'), (3, 'c');" ".stats" | "$SOLO")
+field() {  # label words, then prints the value after them
+  echo "$out" | awk -v label="$1" 'index($0, label) == 1 { print substr($0, length(label) + 1) }' |
+    tr -d ' '
+}
+check "stats rows per table" "3rows" "$(field "s ")"
+check "stats live snapshots" "0" "$(field "live snapshots")"
+state=$(field "state bytes")
+rss=$(field "RSS bytes")
+util=$(field "owner utilization")
+case "$state" in ''|0|*[!0-9]*) check "stats state bytes > 0" "a positive number" "$state" ;; esac
+case "$rss" in ''|*[!0-9]*) check "stats RSS" "a number of bytes" "$rss" ;; esac
+[ "${rss:-0}" -gt 1000000 ] 2>/dev/null || check "stats RSS > 1 MB" "> 1000000" "$rss"
+case "$util" in [0-9]*.[0-9]%) ;; *) check "stats owner utilization" "N.N%" "$util" ;; esac
+
 [ $fail -eq 0 ] && echo "shell test passed"
 exit $fail

@@ -40,6 +40,19 @@ Status decode_row(const TableSchema& schema, std::string_view bytes, Row* out);
 // row of `schema` as stored by the engine).
 Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t column);
 
+// One column of an encoded row, read in place (no copy, no allocation).
+struct ColumnView {
+  Value::Kind kind = Value::Kind::kNull;
+  int64_t int_value = 0;    // kInt: the integral types (DECIMAL scaled, TIMESTAMP in µs)
+  double double_value = 0;  // kDouble
+  std::string_view string;  // kString: points into the row's bytes, valid as long as they are
+};
+
+// Sets out[c] to column c of an encoded row, for every column, in one pass.
+// Returns InvalidArgument if out has fewer entries than the schema has
+// columns or `bytes` is not a row of `schema` (then out is unspecified).
+Status decode_row_view(const TableSchema& schema, std::string_view bytes, std::span<ColumnView> out);
+
 // Appends the key encoding of values[k] as column columns[k] of `schema`, for
 // k < values.size() <= columns.size(). A shorter `values` gives a key prefix,
 // usable as a scan prefix. Values are checked as by check_value, except that

@@ -81,6 +81,7 @@ struct Stats {
   // CPU time of the owner thread (user + system, without the time other
   // threads held its core: owner_busy_ns is wall time and counts that).
   uint64_t owner_cpu_ns = 0;
+  uint64_t live_snapshots = 0;     // Snapshot handles taken and not yet released (any thread)
   // busy / (busy + idle), 0 if nothing was measured.
   double owner_utilization() const;
 };

@@ -550,6 +550,37 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
 
 // --- access paths ----------------------------------------------------------------
 
+// True when the first scan level delivers rows grouped on the GROUP BY keys,
+// so that aggregation can stream (one group at a time, no hash table): every
+// key is a column of that level's table, and the keys that its equality
+// bounds do not fix are exactly the next key columns of the access path, in
+// any order. Later levels are inner loops: they never interleave the outer
+// level's groups.
+bool GroupedByScanOrder(const SelectPlan& plan) {
+  if (plan.group_keys.empty() || plan.levels.empty()) return false;
+  const ScanLevel& level = plan.levels[0];
+  if (level.derived || level.table == kInvalidTree) return false;
+  std::set<uint32_t> free_columns;  // group columns not fixed by `column = value`
+  for (const BExprPtr& key : plan.group_keys) {
+    if (key->kind != BKind::kColumn || key->depth != 0 || key->index < level.slot_base ||
+        key->index >= level.slot_base + level.columns) {
+      return false;
+    }
+    uint32_t column = key->index - level.slot_base;
+    bool fixed = false;
+    for (size_t eq = 0; eq < level.equal.size(); ++eq) fixed |= level.key_columns[eq] == column;
+    if (!fixed) free_columns.insert(column);
+  }
+  size_t key_pos = level.equal.size();
+  while (!free_columns.empty()) {
+    if (key_pos >= level.key_columns.size() || free_columns.erase(level.key_columns[key_pos]) == 0) {
+      return false;
+    }
+    ++key_pos;
+  }
+  return true;
+}
+
 // If conjunct is `column op value` (either way round) with column a depth-0
 // column of the item and value computable before the item, returns the
 // column (table position), the operator as seen from the column, and the
@@ -692,6 +723,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   uint64_t bound = 0;
   std::vector<bool> used(items->size(), false);
   std::vector<int> level_of_item(items->size(), 0);
+  std::vector<bool> equal_bound(conjuncts->size(), false);  // used as a `key = value` bound
   for (size_t level_idx = 0; level_idx < items->size(); ++level_idx) {
     int best_item = -1;
     PathChoice best_path;
@@ -742,6 +774,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
         key->text = conjunct.text;
       };
       for (int conjunct_idx : best_path.equal) {
+        equal_bound[conjunct_idx] = true;
         KeyBound key;
         make_bound(conjunct_idx, &key);
         level.equal.push_back(std::move(key));
@@ -759,7 +792,8 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
     plan->levels.push_back(std::move(level));
   }
   // Place each filter at the first level where everything it reads is loaded.
-  for (Conjunct& conjunct : *conjuncts) {
+  for (size_t conjunct_idx = 0; conjunct_idx < conjuncts->size(); ++conjunct_idx) {
+    Conjunct& conjunct = (*conjuncts)[conjunct_idx];
     if (conjunct.on_item >= 0) {
       ScanLevel& level = plan->levels[level_of_item[conjunct.on_item]];
       level.on.push_back(std::move(conjunct.expr));
@@ -785,6 +819,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       continue;
     }
     ScanLevel& level = plan->levels[level_idx];
+    level.where_is_key.push_back(equal_bound[conjunct_idx]);
     level.where.push_back(std::move(conjunct.expr));
     level.filter_text.push_back(conjunct.text);
   }
@@ -995,6 +1030,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   if (plan->aggregate || plan->distinct) {
     plan->need_sort = !plan->order.empty();
   }
+  plan->streaming = plan->aggregate && GroupedByScanOrder(*plan);
   return plan;
 }
 

@@ -8,10 +8,20 @@
 #include <vector>
 
 #include "exec/plan.h"
+#include "solo/codec.h"
 #include "solo/cursor.h"
 #include "solo/txn.h"
 
 namespace solo::sql {
+
+// Buffers of one execution that its caller may keep for the next one (a
+// ResultSet does): with them, running a point SELECT again allocates nothing.
+struct ExecScratch {
+  std::vector<Value> slots;
+  std::vector<solo::Value> key_values;
+  std::string key;
+  std::vector<solo::ColumnView> columns;
+};
 
 // What one statement execution reads: the transaction view, the writer (on
 // the owner, else null) and the parameters.
@@ -34,6 +44,11 @@ struct Frame {
 const Value& Eval(const BExpr& expr, const Frame& frame, Value* scratch);
 // True only when expr is TRUE (not FALSE, not NULL).
 bool EvalPredicate(const BExpr& expr, const Frame& frame);
+// Eval with the commonest case, a column of this query's row, inline.
+inline const Value& EvalInline(const BExpr& expr, const Frame& frame, Value* scratch) {
+  if (expr.kind == BKind::kColumn && expr.depth == 0) return frame.slots[expr.index];
+  return Eval(expr, frame, scratch);
+}
 
 // Receives the rows of a SELECT; returns false to stop early.
 class RowTarget {
@@ -54,5 +69,14 @@ class ScanTarget {
   virtual bool Row(const Frame& frame, std::string_view primary_key) = 0;
 };
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target);
+
+// True for the plans RunPointSelect runs: one level, a lookup by the whole
+// primary key, no aggregation, DISTINCT, LIMIT, OFFSET or sort expression;
+// then also fills the plan's point_* fields. Called once, at Prepare.
+bool PlanPointSelect(SelectPlan* plan);
+// Runs such a plan with the buffers in *scratch: appends its row (if any)
+// to *out (null: drops it) and returns the number of rows, 0 or 1. The same
+// result as RunSelect, without its per-call allocations. Throws ExecFailure.
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
 
 }  // namespace solo::sql

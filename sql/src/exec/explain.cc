@@ -39,7 +39,8 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
     if (plan.group_keys.empty()) {
       line("Aggregate: " + Join(aggs, ", "));
     } else {
-      line("HashAggregate: group by " + Join(plan.group_text, ", ") +
+      line((plan.streaming ? "StreamAggregate: group by " : "HashAggregate: group by ") +
+           Join(plan.group_text, ", ") +
            (aggs.empty() ? "" : "; " + Join(aggs, ", ")));
     }
     ++indent;

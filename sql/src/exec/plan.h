@@ -88,6 +88,10 @@ struct ScanLevel {
   // NULL-extended row); `where` then applies to every row.
   std::vector<BExprPtr> on;
   std::vector<BExprPtr> where;
+  // Per `where` filter: it is one of the `equal` bounds. A row found by an
+  // exactly encoded key (every bound value fit its column) passes it, so the
+  // point SELECT path does not evaluate it again.
+  std::vector<bool> where_is_key;
   std::vector<std::string> filter_text;  // for EXPLAIN
   bool left_join = false;
   uint32_t slot_base = 0;
@@ -130,6 +134,12 @@ struct SelectPlan {
   bool need_sort = false;
   BExprPtr limit;
   BExprPtr offset;
+  // Point SELECT plans only (PlanPointSelect, eval.h): per output, the table
+  // column it is when a plain column (decoded straight into the result), or
+  // -1; and the table columns the filters and other outputs read, decoded
+  // into slots.
+  std::vector<int> point_output_column;
+  std::vector<uint32_t> point_slot_columns;
 };
 
 struct InsertPlan {
@@ -158,6 +168,7 @@ struct Plan {
   // Tables (and indexes) the plan uses, checked before each execution.
   std::vector<std::pair<TreeId, std::string>> trees;
   std::unique_ptr<SelectPlan> select;
+  bool point_select = false;  // select runs through RunPointSelect (eval.h)
   std::unique_ptr<InsertPlan> insert;
   std::unique_ptr<ModifyPlan> modify;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -19,6 +20,13 @@ enum class KeyFit { kFits, kNever, kUnusable };
 // Converts a value for comparison with a key column, exactly.
 KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
   if (value.is_null()) return KeyFit::kNever;
+  if (value.kind() == ValueKind::kInt &&
+      (column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt)) {
+    // The commonest key: no conversion. A value out of the column's range
+    // makes append_key fail, which callers treat like kNever/kUnusable.
+    *out = solo::Value::Int(value.as_int());
+    return KeyFit::kFits;
+  }
   Value cast;
   try {
     CastValue(value, column, &cast, pos);
@@ -38,6 +46,35 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
   return KeyFit::kFits;
 }
 
+// Encodes the whole-key prefix of `level`'s equality bounds into *key;
+// false when no row can match (a NULL, or a value no key column holds).
+bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo::Value>* key_values,
+                   std::string* key) {
+  key_values->clear();
+  Value scratch;
+  for (size_t eq = 0; eq < level.equal.size(); ++eq) {
+    const KeyBound& bound = level.equal[eq];
+    const Value& value = Eval(*bound.value, frame, &scratch);
+    key_values->emplace_back();
+    KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
+                            &key_values->back());
+    if (fit != KeyFit::kFits) return false;  // equal to something no key holds
+  }
+  key->clear();
+  return append_key(level.schema, level.key_columns, *key_values, key).ok();
+}
+
+// Loads the columns of `row` that `level` needs into their slots.
+void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
+                  Value* slots) {
+  columns->resize(level.schema.columns.size());
+  Status status = decode_row_view(level.schema, row, *columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  for (uint32_t col : level.needed) {
+    FromEngine((*columns)[col], level.schema.columns[col], &slots[level.slot_base + col]);
+  }
+}
+
 struct LevelState {
   std::optional<Cursor> cursor;
   KeyRange range;
@@ -45,7 +82,7 @@ struct LevelState {
   std::string bound_key;
   std::string primary_key;
   std::vector<solo::Value> key_values;
-  Row decoded;
+  std::vector<solo::ColumnView> columns;
   bool derived_ready = false;
   std::vector<Value> derived_rows;  // row-major
 };
@@ -89,18 +126,7 @@ class Scanner {
   }
 
   void Decode(const ScanLevel& level, LevelState& state, std::string_view row) {
-    if (level.needed.size() > 4) {
-      Status status = decode_row(level.schema, row, &state.decoded);
-      if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
-      for (uint32_t col : level.needed) {
-        FromEngine(state.decoded[col], level.schema.columns[col], &slots_[level.slot_base + col]);
-      }
-      return;
-    }
-    for (uint32_t col : level.needed) {
-      FromEngine(decode_column(level.schema, row, col), level.schema.columns[col],
-                 &slots_[level.slot_base + col]);
-    }
+    DecodeNeeded(level, row, &state.columns, slots_.data());
   }
 
   bool Filters(const std::vector<BExprPtr>& filters) {
@@ -112,20 +138,8 @@ class Scanner {
 
   // Builds the key range of a base-table level; false when no row can match.
   bool BuildRange(const ScanLevel& level, LevelState& state) {
-    state.key_values.clear();
+    if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return false;
     Value scratch;
-    for (size_t eq = 0; eq < level.equal.size(); ++eq) {
-      const KeyBound& bound = level.equal[eq];
-      const Value& value = Eval(*bound.value, frame_, &scratch);
-      solo::Value key_value;
-      KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
-                              &key_value);
-      if (fit != KeyFit::kFits) return false;  // equal to something no key holds
-      state.key_values.push_back(std::move(key_value));
-    }
-    state.prefix.clear();
-    Status status = append_key(level.schema, level.key_columns, state.key_values, &state.prefix);
-    if (!status.ok()) return false;
     KeyRange& range = state.range;
     range.reverse = level.reverse;
     range.has_lower = range.has_upper = false;
@@ -449,6 +463,95 @@ class OutputStage {
 
 }  // namespace
 
+// Marks the columns of this query's row that expr reads; false if it holds
+// a subquery (which may read any of them).
+bool MarkColumns(const BExpr& expr, std::vector<bool>* read) {
+  if (expr.subquery) return false;
+  if (expr.kind == BKind::kColumn && expr.depth == 0 && expr.index < read->size()) {
+    (*read)[expr.index] = true;
+  }
+  for (const BExprPtr& arg : expr.args) {
+    if (arg && !MarkColumns(*arg, read)) return false;
+  }
+  return true;
+}
+
+bool PlanPointSelect(SelectPlan* plan) {
+  if (plan->levels.size() != 1 || plan->aggregate || plan->distinct || plan->limit || plan->offset) {
+    return false;
+  }
+  for (const auto& key : plan->order) {
+    if (key.output_index < 0) return false;  // a sort expression that might fail
+  }
+  const ScanLevel& level = plan->levels[0];
+  if (level.derived || level.table == kInvalidTree || level.tree != level.table ||
+      level.equal.size() != level.key_columns.size() || level.left_join || !level.on.empty()) {
+    return false;
+  }
+  std::vector<bool> read(plan->slot_count, false);
+  bool known = true;
+  for (const BExprPtr& filter : plan->constant_filters) known = known && MarkColumns(*filter, &read);
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (!level.where_is_key[filter_idx]) known = known && MarkColumns(*level.where[filter_idx], &read);
+  }
+  plan->point_output_column.clear();
+  for (const BExprPtr& output : plan->outputs) {
+    bool plain = output->kind == BKind::kColumn && output->depth == 0 &&
+                 output->index >= level.slot_base && output->index < level.slot_base + level.columns;
+    plan->point_output_column.push_back(plain ? static_cast<int>(output->index - level.slot_base) : -1);
+    if (!plain) known = known && MarkColumns(*output, &read);
+  }
+  plan->point_slot_columns.clear();
+  for (uint32_t col : level.needed) {
+    if (!known || read[level.slot_base + col]) plan->point_slot_columns.push_back(col);
+  }
+  return true;
+}
+
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
+  const ScanLevel& level = plan.levels[0];
+  scratch->slots.resize(plan.slot_count);
+  Frame frame;
+  frame.slots = scratch->slots.data();
+  frame.env = env;
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!EvalPredicate(*filter, frame)) return 0;
+  }
+  if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return 0;
+  std::string_view row;
+  if (!env->view->get(level.table, scratch->key, &row).ok()) return 0;
+  std::vector<solo::ColumnView>& columns = scratch->columns;
+  columns.resize(level.schema.columns.size());
+  Status status = decode_row_view(level.schema, row, columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  for (uint32_t col : plan.point_slot_columns) {
+    FromEngine(columns[col], level.schema.columns[col], &frame.slots[level.slot_base + col]);
+  }
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (level.where_is_key[filter_idx]) continue;  // the key was exact: it holds
+    if (!EvalPredicate(*level.where[filter_idx], frame)) return 0;
+  }
+  std::vector<Value> dropped;
+  Value* dest = nullptr;
+  if (out != nullptr) {
+    assert(out->column_count() == plan.outputs.size());
+    dest = out->AppendRow();
+  } else {
+    dropped.resize(plan.outputs.size());  // evaluated all the same: they may fail
+    dest = dropped.data();
+  }
+  for (size_t col = 0; col < plan.outputs.size(); ++col) {
+    int column = plan.point_output_column[col];
+    if (column >= 0) {  // a plain column: from the row's bytes, one copy
+      FromEngine(columns[column], level.schema.columns[column], &dest[col]);
+      continue;
+    }
+    const Value& value = EvalInline(*plan.outputs[col], frame, &dest[col]);
+    if (&value != &dest[col]) dest[col] = value;
+  }
+  return 1;
+}
+
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target) {
   Scanner scanner(plan, env, outer);
   auto on_row = [&]() { return target->Row(scanner.frame(), scanner.primary_key(0)); };
@@ -464,6 +567,58 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
     output.Finish();
     return;
   }
+  const Frame& frame = scanner.frame();
+  if (plan.streaming) {
+    // Streaming aggregation: rows arrive grouped (see the binder's
+    // GroupedByScanOrder), so each group is finished and passed on as soon as
+    // the next one starts, and LIMIT can stop the scan.
+    size_t key_count = plan.group_keys.size();
+    std::vector<Value> agg_row(key_count + plan.aggs.size());
+    Frame agg_frame;
+    agg_frame.slots = agg_row.data();
+    agg_frame.outer = outer;
+    agg_frame.env = env;
+    OutputStage output(plan, agg_frame, target);
+    std::vector<AggState> states(plan.aggs.size());
+    std::string key, group_key;
+    bool in_group = false;
+    bool wants_more = true;
+    auto finish_group = [&]() {
+      for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+        Finish(plan.aggs[agg], states[agg], &agg_row[key_count + agg]);
+      }
+      if (plan.having && !EvalPredicate(*plan.having, agg_frame)) return true;
+      return output.Row(agg_frame);
+    };
+    auto on_row = [&]() {
+      key.clear();
+      Value scratch;
+      for (const BExprPtr& group_expr : plan.group_keys) {
+        AppendHashKey(Eval(*group_expr, frame, &scratch), &key);
+      }
+      if (!in_group || key != group_key) {
+        if (in_group && !finish_group()) {
+          wants_more = false;
+          return false;
+        }
+        in_group = true;
+        group_key.swap(key);
+        for (size_t col = 0; col < key_count; ++col) {
+          const Value& value = Eval(*plan.group_keys[col], frame, &agg_row[col]);
+          if (&value != &agg_row[col]) agg_row[col] = value;
+        }
+        for (AggState& state : states) state = AggState();
+      }
+      for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
+        Accumulate(plan.aggs[agg], &states[agg], frame);
+      }
+      return true;
+    };
+    scanner.Run(on_row);
+    if (in_group && wants_more) finish_group();
+    output.Finish();
+    return;
+  }
   // Hash aggregation: groups in first-seen order.
   struct Group {
     std::vector<Value> keys;
@@ -472,7 +627,6 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
   std::vector<Group> groups;
   std::unordered_map<std::string, size_t> index;
   std::string key;
-  const Frame& frame = scanner.frame();
   auto on_row = [&]() {
     key.clear();
     Value scratch;

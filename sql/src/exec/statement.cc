@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+
 #include "exec/ddl.h"
 #include "exec/eval.h"
 #include "exec/plan.h"
@@ -13,11 +15,60 @@
 
 namespace solo::sql {
 
+ResultSet::ResultSet() = default;
+ResultSet::~ResultSet() = default;
+ResultSet::ResultSet(ResultSet&& other) noexcept = default;
+ResultSet& ResultSet::operator=(ResultSet&& other) noexcept = default;
+
+ResultSet::ResultSet(const ResultSet& other)
+    : names_(other.names_),
+      values_(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_)),
+      value_count_(other.value_count_),
+      affected_(other.affected_),
+      tag_(other.tag_) {}
+
+ResultSet& ResultSet::operator=(const ResultSet& other) {
+  if (this != &other) {
+    names_ = other.names_;
+    values_.assign(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_));
+    value_count_ = other.value_count_;
+    affected_ = other.affected_;
+    tag_ = other.tag_;
+    names_source_.reset();
+  }
+  return *this;
+}
+
 void ResultSet::Clear() {
   names_.clear();
-  values_.clear();
+  value_count_ = 0;  // values_ stay, with their text buffers, for the next rows
   affected_ = 0;
   tag_.clear();
+  names_source_.reset();
+}
+
+void ResultSet::ResetFor(const std::shared_ptr<const Plan>& source,
+                         const std::vector<std::string>& names, std::string_view tag) {
+  value_count_ = 0;
+  affected_ = 0;
+  if (names_source_ != source) {
+    names_ = names;
+    tag_.assign(tag);
+    names_source_ = source;
+  }
+}
+
+Value* ResultSet::AppendRow() {
+  size_t width = names_.size();
+  if (values_.size() < value_count_ + width) values_.resize(value_count_ + width);
+  Value* row = values_.data() + value_count_;
+  value_count_ += width;
+  return row;
+}
+
+ExecScratch& ResultSet::scratch() {
+  if (!scratch_) scratch_ = std::make_unique<ExecScratch>();
+  return *scratch_;
 }
 
 PreparedStatement::~PreparedStatement() = default;
@@ -41,6 +92,8 @@ Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::s
   } catch (ExecFailure& failure) {
     return failure.error;
   }
+  plan->point_select = plan->kind == StatementKind::kSelect && !plan->explain && plan->select &&
+                       PlanPointSelect(plan->select.get());
   return PreparedStatement(std::move(plan));
 }
 
@@ -54,8 +107,9 @@ class ResultTarget : public RowTarget {
   bool Emit(std::span<const Value> row) override {
     ++rows_;
     if (out_ != nullptr) {
-      std::vector<Value>& values = out_->mutable_values();
-      for (const Value& value : row) values.push_back(value);
+      assert(row.size() == out_->column_count());
+      Value* dest = out_->AppendRow();
+      for (size_t col = 0; col < row.size(); ++col) dest[col] = row[col];
     }
     return true;
   }
@@ -185,12 +239,12 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
   return collector.keys.size();
 }
 
-SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<const Value> params,
-              ResultSet* out) {
+SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
+              std::span<const Value> params, ResultSet* out) {
+  const Plan& plan = *plan_ptr;
   if (out != nullptr) {
-    out->Clear();
-    out->mutable_names() = plan.column_names;
-    out->set_tag(StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
+    out->ResetFor(plan_ptr, plan.column_names,
+                  StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
   }
   if (params.size() < plan.parameter_count) {
     return SqlError(SqlState::kUndefinedParameter,
@@ -200,7 +254,7 @@ SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<
   const Catalog& catalog = view.catalog();
   for (const auto& [tree, name] : plan.trees) {
     const TableInfo* table = catalog.table(tree);
-    const IndexInfo* index = catalog.index(tree);
+    const IndexInfo* index = table == nullptr ? catalog.index(tree) : nullptr;
     bool same = (table != nullptr && table->schema.name == name) ||
                 (index != nullptr && index->schema.name == name);
     if (!same) {
@@ -216,13 +270,18 @@ SqlStatus Run(const Plan& plan, const TxnView& view, WriteTxn* write, std::span<
   try {
     if (plan.explain) {
       if (out != nullptr) {
-        for (const std::string& line : ExplainPlan(plan)) out->mutable_values().push_back(Value::Text(line));
+        for (const std::string& line : ExplainPlan(plan)) out->AppendRow()->SetText(line);
       }
       return {};
     }
     uint64_t affected = 0;
     switch (plan.kind) {
       case StatementKind::kSelect: {
+        if (plan.point_select) {
+          ExecScratch local;
+          affected = RunPointSelect(*plan.select, &env, out != nullptr ? &out->scratch() : &local, out);
+          break;
+        }
         ResultTarget target(out);
         RunSelect(*plan.select, &env, nullptr, &target);
         affected = target.rows_;
@@ -249,7 +308,7 @@ SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> param
                     fmt::format("{} is run by a session, not inside a transaction function",
                                 StatementKindName(plan_->kind)));
   }
-  return Run(*plan_, txn, &txn, params, out);
+  return Run(plan_, txn, &txn, params, out);
 }
 
 SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value> params,
@@ -258,7 +317,7 @@ SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value>
     return SqlError(SqlState::kFeatureNotSupported,
                     fmt::format("{} needs a write transaction", StatementKindName(plan_->kind)));
   }
-  return Run(*plan_, view, nullptr, params, out);
+  return Run(plan_, view, nullptr, params, out);
 }
 
 }  // namespace solo::sql

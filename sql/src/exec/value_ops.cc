@@ -617,6 +617,22 @@ void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* 
   }
 }
 
+void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out) {
+  if (value.kind == solo::Value::Kind::kNull) {
+    out->SetNull();
+    return;
+  }
+  switch (column.type) {
+    case Type::kSmallInt:
+    case Type::kInteger:
+    case Type::kBigInt: out->SetInt(value.int_value); break;
+    case Type::kDecimal: out->SetDecimal(value.int_value, column.scale); break;
+    case Type::kTimestamp: out->SetTimestamp(value.int_value); break;
+    case Type::kDouble: out->SetDouble(value.double_value); break;
+    default: out->SetText(value.string); break;
+  }
+}
+
 void AppendHashKey(const Value& value, std::string* out) {
   char tag;
   switch (value.kind()) {

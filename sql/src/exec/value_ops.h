@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "solo/codec.h"
 #include "solo/schema.h"
 #include "solo/sql/ast.h"
 #include "solo/sql/error.h"
@@ -59,6 +60,8 @@ void CastValue(const Value& value, const solo::ColumnDef& column, Value* out, So
 void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* out);
 // The SQL value of an engine column value.
 void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out);
+// The same for a column read in place (decode_row_view); reuses out's text buffer.
+void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out);
 
 // Appends a byte string that is equal for equal values (numbers of any kind
 // compare by value), for hashing in GROUP BY, DISTINCT and IN.

@@ -26,13 +26,24 @@
 namespace solo::sql {
 
 struct Plan;
+struct ExecScratch;
 
 // The rows of a statement, row-major, and the number of rows it changed.
-// Reusable: Execute() clears it but keeps its buffers' capacity.
+// Reusable: Execute() clears it but keeps its buffers (values with their
+// text capacity, and the executor's per-call buffers), so that executing a
+// statement again with the same ResultSet allocates nothing in steady state.
+// Copying copies the rows, not the buffers. One thread at a time.
 class ResultSet {
  public:
+  ResultSet();
+  ~ResultSet();
+  ResultSet(const ResultSet& other);
+  ResultSet& operator=(const ResultSet& other);
+  ResultSet(ResultSet&& other) noexcept;
+  ResultSet& operator=(ResultSet&& other) noexcept;
+
   size_t column_count() const { return names_.size(); }
-  size_t row_count() const { return column_count() == 0 ? 0 : values_.size() / column_count(); }
+  size_t row_count() const { return column_count() == 0 ? 0 : value_count_ / column_count(); }
   const std::vector<std::string>& column_names() const { return names_; }
   // Preconditions: row < row_count(), column < column_count().
   const Value& at(size_t row, size_t column) const { return values_[row * names_.size() + column]; }
@@ -43,18 +54,34 @@ class ResultSet {
 
   void Clear();
 
-  // For the executor: appends one row's worth of values (already counted in
-  // column_count()).
-  std::vector<Value>& mutable_values() { return values_; }
-  std::vector<std::string>& mutable_names() { return names_; }
+  // For the executor: appends a row of column_count() values and returns
+  // them to be overwritten (they hold an earlier row's values, or NULL).
+  Value* AppendRow();
+  // Empties the rows and takes `names` and `tag`, unless they were already
+  // taken from the same `source` (a plan, kept alive meanwhile) and not
+  // changed since: executing one statement again copies no names.
+  void ResetFor(const std::shared_ptr<const Plan>& source, const std::vector<std::string>& names,
+                std::string_view tag);
+  std::vector<std::string>& mutable_names() {
+    names_source_.reset();
+    return names_;
+  }
   void set_affected(uint64_t affected) { affected_ = affected; }
-  void set_tag(std::string_view tag) { tag_.assign(tag); }
+  void set_tag(std::string_view tag) {
+    names_source_.reset();
+    tag_.assign(tag);
+  }
+  // The executor's buffers, made on first use.
+  ExecScratch& scratch();
 
  private:
   std::vector<std::string> names_;
-  std::vector<Value> values_;
+  std::vector<Value> values_;  // the rows are [0, value_count_); the rest are spare
+  size_t value_count_ = 0;
   uint64_t affected_ = 0;
   std::string tag_;
+  std::shared_ptr<const Plan> names_source_;  // see ResetFor
+  std::unique_ptr<ExecScratch> scratch_;
 };
 
 // A success or a SqlError; OK costs no allocation.
