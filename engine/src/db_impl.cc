@@ -18,22 +18,13 @@
 #include <exception>
 
 #include "checkpointer.h"
+#include "clock.h"
 #include "durable_codec.h"
 #include "invariant.h"
 #include "log_writer.h"
 #include "recovery.h"
 
 namespace solo::internal {
-
-namespace {
-
-uint64_t now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
-
-}  // namespace
 
 DbImpl::DbImpl(const Options& options)
     : pool_(options.reuse_retired), writer_(&pool_), options_(options) {

@@ -11,15 +11,11 @@
 #include <climits>
 #include <thread>
 
+#include "clock.h"
+
 namespace solo::internal {
 
 namespace {
-
-uint64_t now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
