@@ -21,7 +21,11 @@
 #include "solo/codec.h"
 #include "solo/database.h"
 
+#include "bench_clock.h"
+
 namespace {
+
+using solo::bench::process_cpu_ns;
 
 using namespace solo;
 
@@ -73,15 +77,6 @@ struct Fixture {
 Fixture& fixture() {
   static Fixture* instance = new Fixture();  // shared by all benchmarks, never freed
   return *instance;
-}
-
-uint64_t process_cpu_ns() {
-  rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  auto ns = [](const timeval& tv) {
-    return static_cast<uint64_t>(tv.tv_sec) * 1000000000 + static_cast<uint64_t>(tv.tv_usec) * 1000;
-  };
-  return ns(usage.ru_utime) + ns(usage.ru_stime);
 }
 
 // Context switches of the whole process: voluntary (sleeps in futex calls)

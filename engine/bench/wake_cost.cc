@@ -18,22 +18,12 @@
 #include <cstdio>
 #include <thread>
 
+#include "bench_clock.h"
+
 namespace {
 
-uint64_t process_cpu_ns() {
-  rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  auto ns = [](const timeval& tv) {
-    return static_cast<uint64_t>(tv.tv_sec) * 1000000000 + static_cast<uint64_t>(tv.tv_usec) * 1000;
-  };
-  return ns(usage.ru_utime) + ns(usage.ru_stime);
-}
-
-uint64_t wall_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
+using solo::bench::process_cpu_ns;
+using solo::bench::wall_ns;
 
 long futex(std::atomic<uint32_t>& word, int op, uint32_t value) {
   return syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, value, nullptr, nullptr, 0);
