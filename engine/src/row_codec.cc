@@ -200,6 +200,39 @@ Status check_value(const ColumnDef& column, const Value& value) {
   return Status::OK();
 }
 
+namespace {
+
+// Appends the encoding of a non-NULL `value` (already checked) as `column`.
+void append_value(const ColumnDef& column, const Value& value, std::string* out) {
+  int width = fixed_width(column.type);
+  if (column.type == Type::kDouble) {
+    uint64_t bits;
+    double number = value.as_double();
+    std::memcpy(&bits, &number, 8);
+    put_little_endian(bits, 8, out);
+  } else if (width > 0) {
+    put_little_endian(static_cast<uint64_t>(value.as_int()), width, out);
+  } else {
+    const std::string& text = value.as_string();
+    uint64_t length = text.size();
+    do {
+      unsigned char byte = length & 0x7F;
+      length >>= 7;
+      if (length != 0) byte |= 0x80;
+      out->push_back(static_cast<char>(byte));
+    } while (length != 0);
+    out->append(text);
+  }
+}
+
+void set_null_bit(std::string* out, uint32_t column, bool null) {
+  auto bit = static_cast<char>(1 << (column % 8));
+  char& byte = (*out)[column / 8];
+  byte = static_cast<char>(null ? (byte | bit) : (byte & ~bit));
+}
+
+}  // namespace
+
 Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
   size_t column_count = schema.columns.size();
   if (row.size() != column_count) return Status::InvalidArgument("wrong number of columns");
@@ -210,29 +243,48 @@ Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
     Status status = check_value(column, value);
     if (!status.ok()) return status;
     if (value.is_null()) {
-      (*out)[column_idx / 8] = static_cast<char>((*out)[column_idx / 8] | (1 << (column_idx % 8)));
+      set_null_bit(out, column_idx, true);
       continue;
     }
-    int width = fixed_width(column.type);
-    if (column.type == Type::kDouble) {
-      uint64_t bits;
-      double number = value.as_double();
-      std::memcpy(&bits, &number, 8);
-      put_little_endian(bits, 8, out);
-    } else if (width > 0) {
-      put_little_endian(static_cast<uint64_t>(value.as_int()), width, out);
-    } else {
-      const std::string& text = value.as_string();
-      uint64_t length = text.size();
-      do {
-        unsigned char byte = length & 0x7F;
-        length >>= 7;
-        if (length != 0) byte |= 0x80;
-        out->push_back(static_cast<char>(byte));
-      } while (length != 0);
-      out->append(text);
-    }
+    append_value(column, value, out);
   }
+  if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  return Status::OK();
+}
+
+Status patch_row(const TableSchema& schema, std::string_view row,
+                 std::span<const uint32_t> columns, std::span<const Value> values,
+                 std::string* out) {
+  size_t column_count = schema.columns.size();
+  size_t bitmap = (column_count + 7) / 8;
+  if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
+  if (row.size() < bitmap) return Status::InvalidArgument("row too short");
+  for (size_t patch = 0; patch < columns.size(); ++patch) {
+    if (columns[patch] >= column_count) return Status::InvalidArgument("bad column");
+    Status status = check_value(schema.columns[columns[patch]], values[patch]);
+    if (!status.ok()) return status;
+  }
+  out->assign(row.data(), bitmap);
+  size_t pos = bitmap;
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const ColumnDef& column = schema.columns[column_idx];
+    size_t start = pos;
+    if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
+      return Status::InvalidArgument("row too short");
+    }
+    // The last assignment of a column wins (callers pass each once).
+    const Value* value = nullptr;
+    for (size_t patch = 0; patch < columns.size(); ++patch) {
+      if (columns[patch] == column_idx) value = &values[patch];
+    }
+    if (value == nullptr) {
+      out->append(row.data() + start, pos - start);
+      continue;
+    }
+    set_null_bit(out, column_idx, value->is_null());
+    if (!value->is_null()) append_value(column, *value, out);
+  }
+  if (pos != row.size()) return Status::InvalidArgument("row has trailing bytes");
   if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
   return Status::OK();
 }

@@ -18,6 +18,8 @@ namespace solo::sql {
 // ResultSet does): with them, running a point SELECT again allocates nothing.
 struct ExecScratch {
   std::vector<Value> slots;
+  std::vector<solo::Value> row_values;  // point UPDATE: the assigned values
+  std::string row;                      // point UPDATE: the patched row
   std::vector<solo::Value> key_values;
   std::string key;
   std::vector<solo::ColumnView> columns;
@@ -78,5 +80,17 @@ bool PlanPointSelect(SelectPlan* plan);
 // to *out (null: drops it) and returns the number of rows, 0 or 1. The same
 // result as RunSelect, without its per-call allocations. Throws ExecFailure.
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
+
+// True for the UPDATE and DELETE plans whose scan is a lookup by the whole
+// primary key with no subquery; then also fills the plan's point_* fields and
+// sets modify->point. Called once, at Prepare.
+bool PlanPointModify(ModifyPlan* modify);
+// Finds the row of a point plan (PlanPointSelect or PlanPointModify): checks
+// the constant filters, builds the key into scratch->key, reads the row,
+// decodes it into scratch->columns and `slot_columns` of it into the frame's
+// slots, and checks the other filters. False when no row matches. *row
+// points into the tree: valid until the transaction changes it.
+bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
+                  const Frame& frame, ExecScratch* scratch, std::string_view* row);
 
 }  // namespace solo::sql

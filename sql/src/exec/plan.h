@@ -155,6 +155,12 @@ struct InsertPlan {
 struct ModifyPlan {  // UPDATE and DELETE
   std::unique_ptr<SelectPlan> scan;  // one level over the table, every column needed
   std::vector<std::pair<uint32_t, BExprPtr>> assignments;  // UPDATE: column, value
+  // Point plans only (PlanPointModify, eval.h): the row is found by its whole
+  // primary key; the table columns the filters and assignments read (decoded
+  // into slots), and the assigned columns (patched into the stored row).
+  bool point = false;
+  std::vector<uint32_t> point_slot_columns;
+  std::vector<uint32_t> assigned_columns;
 };
 
 struct Plan {

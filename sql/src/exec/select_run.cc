@@ -508,29 +508,65 @@ bool PlanPointSelect(SelectPlan* plan) {
   return true;
 }
 
+bool PlanPointModify(ModifyPlan* modify) {
+  const SelectPlan& plan = *modify->scan;
+  if (plan.levels.size() != 1) return false;
+  const ScanLevel& level = plan.levels[0];
+  if (level.derived || level.table == kInvalidTree || level.tree != level.table ||
+      level.equal.size() != level.key_columns.size() || level.left_join || !level.on.empty()) {
+    return false;
+  }
+  std::vector<bool> read(plan.slot_count, false);
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!MarkColumns(*filter, &read)) return false;
+  }
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (!level.where_is_key[filter_idx] && !MarkColumns(*level.where[filter_idx], &read)) return false;
+  }
+  modify->assigned_columns.clear();
+  for (const auto& [column, expr] : modify->assignments) {
+    if (!MarkColumns(*expr, &read)) return false;
+    modify->assigned_columns.push_back(column);
+  }
+  modify->point_slot_columns.clear();
+  for (uint32_t col : level.needed) {
+    if (read[level.slot_base + col]) modify->point_slot_columns.push_back(col);
+  }
+  modify->point = true;
+  return true;
+}
+
+bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
+                  const Frame& frame, ExecScratch* scratch, std::string_view* row) {
+  const ScanLevel& level = plan.levels[0];
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!EvalPredicate(*filter, frame)) return false;
+  }
+  if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return false;
+  if (!frame.env->view->get(level.table, scratch->key, row).ok()) return false;
+  std::vector<solo::ColumnView>& columns = scratch->columns;
+  columns.resize(level.schema.columns.size());
+  Status status = decode_row_view(level.schema, *row, columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  for (uint32_t col : slot_columns) {
+    FromEngine(columns[col], level.schema.columns[col], &frame.slots[level.slot_base + col]);
+  }
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (level.where_is_key[filter_idx]) continue;  // the key was exact: it holds
+    if (!EvalPredicate(*level.where[filter_idx], frame)) return false;
+  }
+  return true;
+}
+
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
   const ScanLevel& level = plan.levels[0];
   scratch->slots.resize(plan.slot_count);
   Frame frame;
   frame.slots = scratch->slots.data();
   frame.env = env;
-  for (const BExprPtr& filter : plan.constant_filters) {
-    if (!EvalPredicate(*filter, frame)) return 0;
-  }
-  if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return 0;
   std::string_view row;
-  if (!env->view->get(level.table, scratch->key, &row).ok()) return 0;
-  std::vector<solo::ColumnView>& columns = scratch->columns;
-  columns.resize(level.schema.columns.size());
-  Status status = decode_row_view(level.schema, row, columns);
-  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
-  for (uint32_t col : plan.point_slot_columns) {
-    FromEngine(columns[col], level.schema.columns[col], &frame.slots[level.slot_base + col]);
-  }
-  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-    if (level.where_is_key[filter_idx]) continue;  // the key was exact: it holds
-    if (!EvalPredicate(*level.where[filter_idx], frame)) return 0;
-  }
+  if (!FindPointRow(plan, plan.point_slot_columns, frame, scratch, &row)) return 0;
+  const std::vector<solo::ColumnView>& columns = scratch->columns;
   std::vector<Value> dropped;
   Value* dest = nullptr;
   if (out != nullptr) {

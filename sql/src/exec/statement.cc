@@ -94,6 +94,10 @@ Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::s
   }
   plan->point_select = plan->kind == StatementKind::kSelect && !plan->explain && plan->select &&
                        PlanPointSelect(plan->select.get());
+  if ((plan->kind == StatementKind::kUpdate || plan->kind == StatementKind::kDelete) &&
+      !plan->explain && plan->modify) {
+    PlanPointModify(plan->modify.get());
+  }
   return PreparedStatement(std::move(plan));
 }
 
@@ -227,7 +231,41 @@ class ModifyCollector : public ScanTarget {
   std::vector<solo::Row> rows;
 };
 
+// UPDATE or DELETE of the row with a given primary key: one lookup, and for
+// UPDATE the assigned columns patched into the stored bytes (the others are
+// neither decoded nor encoded again).
+uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
+  // The owner runs one statement at a time, and these plans hold no subquery.
+  thread_local ExecScratch scratch;
+  const SelectPlan& plan = *modify.scan;
+  const ScanLevel& level = plan.levels[0];
+  scratch.slots.resize(plan.slot_count);
+  Frame frame;
+  frame.slots = scratch.slots.data();
+  frame.env = env;
+  std::string_view row;
+  if (!FindPointRow(plan, modify.point_slot_columns, frame, &scratch, &row)) return 0;
+  Status status;
+  if (is_update) {
+    const auto& columns = level.schema.columns;
+    scratch.row_values.resize(modify.assignments.size());
+    Value value_scratch;
+    for (size_t idx = 0; idx < modify.assignments.size(); ++idx) {
+      const auto& [column, expr] = modify.assignments[idx];
+      const Value& value = EvalInline(*expr, frame, &value_scratch);
+      ToEngine(value, columns[column], &scratch.row_values[idx]);
+    }
+    status = patch_row(level.schema, row, modify.assigned_columns, scratch.row_values, &scratch.row);
+    if (status.ok()) status = env->write->update_encoded(level.table, scratch.key, scratch.row);
+  } else {
+    status = env->write->erase(level.table, scratch.key);
+  }
+  if (!status.ok()) ThrowStatus(status, level.schema);
+  return 1;
+}
+
 uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
+  if (modify.point) return ExecutePointModify(modify, is_update, env);
   ModifyCollector collector(modify, is_update);
   RunScan(*modify.scan, env, nullptr, &collector);
   const ScanLevel& level = modify.scan->levels[0];
