@@ -275,6 +275,7 @@ void SoloBackend::begin_measurement() {
   busy_ns_at_start_ = stats.owner_busy_ns;
   idle_ns_at_start_ = stats.owner_idle_ns;
   owner_cpu_ns_at_start_ = stats.owner_cpu_ns;
+  writes_at_start_ = stats.commits + stats.rollbacks;
 }
 
 std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
@@ -284,11 +285,15 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
   double state = static_cast<double>(stats.state_bytes);
   double added = static_cast<double>(resident_bytes() - rss_before_open_);
   double owner_cpu = static_cast<double>(stats.owner_cpu_ns - owner_cpu_ns_at_start_);
+  double writes = static_cast<double>(stats.commits + stats.rollbacks - writes_at_start_);
   return {
       {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
       // The share of the window the owner was on a core (busy counts the
       // time other threads held its core as well).
       {"owner_cpu_share", busy + idle > 0 ? owner_cpu / (busy + idle) : 0.0},
+      // Owner CPU per write transaction (committed or rolled back), in µs: a
+      // measure of the owner's work that other threads' load does not move.
+      {"owner_us_per_write", writes > 0 ? owner_cpu / 1000.0 / writes : 0.0},
       {"state_bytes", state},
       {"rss_over_state", state > 0 ? added / state : 0.0},
       {"log_syncs", static_cast<double>(stats.log_syncs)},

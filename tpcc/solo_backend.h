@@ -60,6 +60,7 @@ class SoloBackend final : public Backend {
   uint64_t busy_ns_at_start_ = 0;
   uint64_t idle_ns_at_start_ = 0;
   uint64_t owner_cpu_ns_at_start_ = 0;
+  uint64_t writes_at_start_ = 0;
 };
 
 }  // namespace tpcc

@@ -265,3 +265,35 @@ TEST_CASE("sessions: autocommit, explicit transactions, 25P02, idle timeout") {
   REQUIRE(rows.row_count() == 1);
   CHECK(rows.at(0, 0) == Value::Int(2));
 }
+
+TEST_CASE("one ResultSet serves statements in turn; copies and moves keep the names") {
+  auto db = OpenDb();
+  {
+    Session session(*db);
+    Run(session, "CREATE TABLE t (a INT PRIMARY KEY, b INT, c TEXT)");
+    Run(session, "INSERT INTO t VALUES (1, 10, 'x'), (2, 20, 'y')");
+  }
+  ResultSet rows;
+  std::optional<PreparedStatement> two(Prepare(*db, "SELECT b, c FROM t WHERE a = ?"));
+  PreparedStatement one = Prepare(*db, "SELECT a FROM t ORDER BY a");
+  for (int turn = 0; turn < 3; ++turn) {
+    REQUIRE(Read(*db, *two, {Value::Int(2)}, &rows).ok());
+    REQUIRE(rows.column_names() == std::vector<std::string>{"b", "c"});
+    REQUIRE(rows.row_count() == 1);
+    CHECK(rows.at(0, 1) == Value::Text("y"));
+    REQUIRE(Read(*db, one, {}, &rows).ok());
+    REQUIRE(rows.column_names() == std::vector<std::string>{"a"});
+    REQUIRE(rows.row_count() == 2);
+    CHECK(rows.at(1, 0) == Value::Int(2));
+  }
+  REQUIRE(Read(*db, *two, {Value::Int(1)}, &rows).ok());
+  ResultSet copy = rows;
+  ResultSet moved = std::move(rows);
+  CHECK(rows.column_count() == 0);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  two.reset();  // the statement goes; the copy and the moved set keep their names
+  CHECK(copy.column_names() == std::vector<std::string>{"b", "c"});
+  CHECK(moved.column_names() == std::vector<std::string>{"b", "c"});
+  CHECK(moved.at(0, 0) == Value::Int(10));
+  CHECK(copy.at(0, 1) == Value::Text("x"));
+  CHECK(moved.tag() == "SELECT");
+}

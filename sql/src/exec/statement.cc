@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <utility>
 
 #include "exec/ddl.h"
 #include "exec/eval.h"
@@ -17,11 +18,23 @@ namespace solo::sql {
 
 ResultSet::ResultSet() = default;
 ResultSet::~ResultSet() = default;
-ResultSet::ResultSet(ResultSet&& other) noexcept = default;
-ResultSet& ResultSet::operator=(ResultSet&& other) noexcept = default;
+ResultSet::ResultSet(ResultSet&& other) noexcept { *this = std::move(other); }
+ResultSet& ResultSet::operator=(ResultSet&& other) noexcept {
+  if (this != &other) {
+    names_ = std::move(other.names_);
+    shared_names_ = std::exchange(other.shared_names_, nullptr);  // other keeps no plan
+    values_ = std::move(other.values_);
+    value_count_ = std::exchange(other.value_count_, 0);
+    affected_ = std::exchange(other.affected_, 0);
+    tag_ = std::move(other.tag_);
+    names_source_ = std::move(other.names_source_);
+    scratch_ = std::move(other.scratch_);
+  }
+  return *this;
+}
 
 ResultSet::ResultSet(const ResultSet& other)
-    : names_(other.names_),
+    : names_(other.names()),
       values_(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_)),
       value_count_(other.value_count_),
       affected_(other.affected_),
@@ -29,7 +42,8 @@ ResultSet::ResultSet(const ResultSet& other)
 
 ResultSet& ResultSet::operator=(const ResultSet& other) {
   if (this != &other) {
-    names_ = other.names_;
+    names_ = other.names();
+    shared_names_ = nullptr;
     values_.assign(other.values_.begin(), other.values_.begin() + static_cast<ptrdiff_t>(other.value_count_));
     value_count_ = other.value_count_;
     affected_ = other.affected_;
@@ -41,6 +55,7 @@ ResultSet& ResultSet::operator=(const ResultSet& other) {
 
 void ResultSet::Clear() {
   names_.clear();
+  shared_names_ = nullptr;
   value_count_ = 0;  // values_ stay, with their text buffers, for the next rows
   affected_ = 0;
   tag_.clear();
@@ -51,15 +66,15 @@ void ResultSet::ResetFor(const std::shared_ptr<const Plan>& source,
                          const std::vector<std::string>& names, std::string_view tag) {
   value_count_ = 0;
   affected_ = 0;
-  if (names_source_ != source) {
-    names_ = names;
+  if (names_source_ != source || shared_names_ != &names) {
+    shared_names_ = &names;
     tag_.assign(tag);
     names_source_ = source;
   }
 }
 
 Value* ResultSet::AppendRow() {
-  size_t width = names_.size();
+  size_t width = column_count();
   if (values_.size() < value_count_ + width) values_.resize(value_count_ + width);
   Value* row = values_.data() + value_count_;
   value_count_ += width;

@@ -42,11 +42,11 @@ class ResultSet {
   ResultSet(ResultSet&& other) noexcept;
   ResultSet& operator=(ResultSet&& other) noexcept;
 
-  size_t column_count() const { return names_.size(); }
+  size_t column_count() const { return names().size(); }
   size_t row_count() const { return column_count() == 0 ? 0 : value_count_ / column_count(); }
-  const std::vector<std::string>& column_names() const { return names_; }
+  const std::vector<std::string>& column_names() const { return names(); }
   // Preconditions: row < row_count(), column < column_count().
-  const Value& at(size_t row, size_t column) const { return values_[row * names_.size() + column]; }
+  const Value& at(size_t row, size_t column) const { return values_[row * column_count() + column]; }
   // INSERT, UPDATE, DELETE: rows inserted, changed or deleted; SELECT: rows returned.
   uint64_t affected_rows() const { return affected_; }
   // "SELECT", "INSERT", ... or "BEGIN"/"COMMIT"/"ROLLBACK" (the command tag).
@@ -57,25 +57,30 @@ class ResultSet {
   // For the executor: appends a row of column_count() values and returns
   // them to be overwritten (they hold an earlier row's values, or NULL).
   Value* AppendRow();
-  // Empties the rows and takes `names` and `tag`, unless they were already
-  // taken from the same `source` (a plan, kept alive meanwhile) and not
-  // changed since: executing one statement again copies no names.
+  // Empties the rows and takes `names` (which belong to `source`, a plan
+  // kept alive meanwhile: they are referred to, not copied) and `tag`.
   void ResetFor(const std::shared_ptr<const Plan>& source, const std::vector<std::string>& names,
                 std::string_view tag);
   std::vector<std::string>& mutable_names() {
+    if (shared_names_ != nullptr) names_ = *shared_names_;
+    shared_names_ = nullptr;
     names_source_.reset();
     return names_;
   }
   void set_affected(uint64_t affected) { affected_ = affected; }
   void set_tag(std::string_view tag) {
-    names_source_.reset();
+    mutable_names();  // the tag no longer comes from names_source_
     tag_.assign(tag);
   }
   // The executor's buffers, made on first use.
   ExecScratch& scratch();
 
  private:
-  std::vector<std::string> names_;
+  const std::vector<std::string>& names() const {
+    return shared_names_ != nullptr ? *shared_names_ : names_;
+  }
+  std::vector<std::string> names_;  // unless shared_names_ is set
+  const std::vector<std::string>* shared_names_ = nullptr;  // names_source_'s
   std::vector<Value> values_;  // the rows are [0, value_count_); the rest are spare
   size_t value_count_ = 0;
   uint64_t affected_ = 0;
