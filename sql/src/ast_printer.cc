@@ -319,18 +319,7 @@ class Printer {
 
   void Select(const SelectStmt& select) {
     out_ += select.distinct ? "SELECT DISTINCT " : "SELECT ";
-    Join(select.items, [this](const SelectItem& item) {
-      if (item.is_star()) {
-        if (!item.star_table.empty()) {
-          Name(item.star_table);
-          out_ += '.';
-        }
-        out_ += '*';
-        return;
-      }
-      TopLevel(*item.expr);
-      Alias(item.alias);
-    });
+    SelectItems(select.items);
     if (!select.from.empty()) {
       out_ += " FROM ";
       Join(select.from, [this](const TableRefPtr& ref) { TableRef(*ref); });
@@ -435,6 +424,27 @@ class Printer {
     });
   }
 
+  void SelectItems(const std::vector<SelectItem>& items) {
+    Join(items, [this](const SelectItem& item) {
+      if (item.is_star()) {
+        if (!item.star_table.empty()) {
+          Name(item.star_table);
+          out_ += '.';
+        }
+        out_ += '*';
+        return;
+      }
+      TopLevel(*item.expr);
+      Alias(item.alias);
+    });
+  }
+
+  void Returning(const std::vector<SelectItem>& items) {
+    if (items.empty()) return;
+    out_ += " RETURNING ";
+    SelectItems(items);
+  }
+
   void Update(const UpdateStmt& update) {
     out_ += "UPDATE ";
     Name(update.table.name);
@@ -448,6 +458,7 @@ class Printer {
       out_ += " WHERE ";
       TopLevel(*update.where);
     }
+    Returning(update.returning);
   }
 
   void Delete(const DeleteStmt& del) {
@@ -457,6 +468,7 @@ class Printer {
       out_ += " WHERE ";
       TopLevel(*del.where);
     }
+    Returning(del.returning);
   }
 
   void CreateTable(const CreateTableStmt& table) {

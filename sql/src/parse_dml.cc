@@ -44,6 +44,7 @@ StatementPtr Parser::ParseUpdate() {
     update->assignments.push_back(std::move(assignment));
   } while (Accept(TokenKind::kComma));
   if (AcceptKeyword(Keyword::kWhere)) update->where = ParseExpr();
+  if (AcceptKeyword(Keyword::kReturning)) ParseSelectItems(update->returning);
   return update;
 }
 
@@ -53,6 +54,7 @@ StatementPtr Parser::ParseDelete() {
   ExpectKeyword(Keyword::kFrom);
   del->table = ExpectIdentifier("a table name");
   if (AcceptKeyword(Keyword::kWhere)) del->where = ParseExpr();
+  if (AcceptKeyword(Keyword::kReturning)) ParseSelectItems(del->returning);
   return del;
 }
 

@@ -36,7 +36,9 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   return select;
 }
 
-void Parser::ParseSelectItems(SelectStmt& select) {
+void Parser::ParseSelectItems(SelectStmt& select) { ParseSelectItems(select.items); }
+
+void Parser::ParseSelectItems(std::vector<SelectItem>& items) {
   do {
     SelectItem item;
     item.pos = Peek().pos;
@@ -50,7 +52,7 @@ void Parser::ParseSelectItems(SelectStmt& select) {
       item.expr = ParseExpr();
       item.alias = ParseOptionalAlias();
     }
-    select.items.push_back(std::move(item));
+    items.push_back(std::move(item));
   } while (Accept(TokenKind::kComma));
 }
 

@@ -91,6 +91,7 @@ class Parser {
   // ---- SELECT (parse_select.cc)
   std::unique_ptr<SelectStmt> ParseSelect();
   void ParseSelectItems(SelectStmt& select);
+  void ParseSelectItems(std::vector<SelectItem>& items);
   TableRefPtr ParseTableRef();
   TableRefPtr ParseTablePrimary();
   Identifier ParseOptionalAlias();

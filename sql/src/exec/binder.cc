@@ -7,6 +7,7 @@
 #include <set>
 
 #include "exec/ddl.h"
+#include "exec/eval.h"
 #include "exec/plan.h"
 #include "solo/codec.h"
 #include "exec/value_ops.h"
@@ -1185,6 +1186,46 @@ void Binder::BindModify(const Statement& statement) {
       }
       modify->assignments.emplace_back(static_cast<uint32_t>(found),
                                        BindExpr(*assignment.value, &scope, nullptr));
+    }
+  }
+  // RETURNING: over the changed row (UPDATE) or the deleted one (DELETE).
+  const std::vector<SelectItem>& returning =
+      is_update ? statement.As<UpdateStmt>().returning : statement.As<DeleteStmt>().returning;
+  for (const SelectItem& item : returning) {
+    if (item.is_star()) {
+      if (!item.star_table.empty() && item.star_table != items[0].alias) {
+        ThrowSql(SqlState::kUndefinedTable,
+                 fmt::format("missing FROM-clause entry for table \"{}\"", item.star_table),
+                 item.pos);
+      }
+      for (uint32_t col = 0; col < items[0].columns.size(); ++col) {
+        if (IsHiddenColumn(items[0].columns[col])) continue;
+        BExprPtr expr = MakeExpr(BKind::kColumn, item.pos);
+        expr->index = items[0].slot_base + col;
+        modify->returning.push_back(std::move(expr));
+        plan_->column_names.push_back(items[0].columns[col].name);
+      }
+      continue;
+    }
+    if (ContainsAggregate(*item.expr)) {
+      ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in RETURNING",
+               item.expr->pos);
+    }
+    BExprPtr expr = BindExpr(*item.expr, &scope, nullptr);
+    std::vector<bool> ignored;
+    if (!MarkColumns(*expr, &ignored)) {
+      ThrowSql(SqlState::kFeatureNotSupported, "a subquery in RETURNING is not supported",
+               item.expr->pos);
+    }
+    modify->returning.push_back(std::move(expr));
+    if (!item.alias.name.empty()) {
+      plan_->column_names.push_back(item.alias.name);
+    } else if (item.expr->kind == ExprKind::kColumnRef) {
+      plan_->column_names.push_back(item.expr->As<ColumnRefExpr>().column);
+    } else if (item.expr->kind == ExprKind::kFunction) {
+      plan_->column_names.push_back(item.expr->As<FunctionExpr>().name);
+    } else {
+      plan_->column_names.push_back("?column?");
     }
   }
   PlanLevels(scan.get(), &items, &conjuncts, {});

@@ -81,6 +81,10 @@ bool PlanPointSelect(SelectPlan* plan);
 // result as RunSelect, without its per-call allocations. Throws ExecFailure.
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
 
+// Marks the columns of this query's row (depth 0) that expr reads in *read
+// (those with an index below its size); false if it holds a subquery.
+bool MarkColumns(const BExpr& expr, std::vector<bool>* read);
+
 // True for the UPDATE and DELETE plans whose scan is a lookup by the whole
 // primary key with no subquery; then also fills the plan's point_* fields and
 // sets modify->point. Called once, at Prepare.

@@ -161,6 +161,11 @@ struct ModifyPlan {  // UPDATE and DELETE
   bool point = false;
   std::vector<uint32_t> point_slot_columns;
   std::vector<uint32_t> assigned_columns;
+  // RETURNING: over the row's slots, holding the changed row (UPDATE) or the
+  // deleted one (DELETE); no subquery. Point UPDATE plans: the table columns
+  // they read, decoded from the changed row.
+  std::vector<BExprPtr> returning;
+  std::vector<uint32_t> returning_columns;
 };
 
 struct Plan {

@@ -528,6 +528,16 @@ bool PlanPointModify(ModifyPlan* modify) {
     if (!MarkColumns(*expr, &read)) return false;
     modify->assigned_columns.push_back(column);
   }
+  // RETURNING reads the changed row (decoded after the change) for UPDATE,
+  // the row as found for DELETE (the plan without assignments).
+  std::vector<bool> returned(plan.slot_count, false);
+  for (const BExprPtr& expr : modify->returning) {
+    if (!MarkColumns(*expr, modify->assignments.empty() ? &read : &returned)) return false;
+  }
+  modify->returning_columns.clear();
+  for (uint32_t col : level.needed) {
+    if (returned[level.slot_base + col]) modify->returning_columns.push_back(col);
+  }
   modify->point_slot_columns.clear();
   for (uint32_t col : level.needed) {
     if (read[level.slot_base + col]) modify->point_slot_columns.push_back(col);

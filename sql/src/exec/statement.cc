@@ -218,12 +218,26 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   return count;
 }
 
+// Evaluates the RETURNING list over `frame` into a new row of *out (if any).
+void AppendReturning(const ModifyPlan& modify, const Frame& frame, ResultSet* out) {
+  if (out == nullptr || modify.returning.empty()) return;
+  Value* dest = out->AppendRow();
+  for (size_t col = 0; col < modify.returning.size(); ++col) {
+    const Value& value = EvalInline(*modify.returning[col], frame, &dest[col]);
+    if (&value != &dest[col]) dest[col] = value;
+  }
+}
+
 class ModifyCollector : public ScanTarget {
  public:
-  ModifyCollector(const ModifyPlan& plan, bool is_update) : plan_(plan), is_update_(is_update) {}
+  ModifyCollector(const ModifyPlan& plan, bool is_update, bool returning)
+      : plan_(plan), is_update_(is_update), returning_(returning) {}
   bool Row(const Frame& frame, std::string_view primary_key) override {
     keys.emplace_back(primary_key);
-    if (!is_update_) return true;
+    if (!is_update_) {
+      if (returning_) AppendReturning(plan_, frame, &returned);
+      return true;
+    }
     const ScanLevel& level = plan_.scan->levels[0];
     const auto& columns = level.schema.columns;
     solo::Row row(columns.size());
@@ -237,19 +251,33 @@ class ModifyCollector : public ScanTarget {
     for (size_t col = 0; col < columns.size(); ++col) {
       if (!assigned[col]) ToEngine(frame.slots[level.slot_base + col], columns[col], &row[col]);
     }
+    if (returning_) {
+      // Over the changed row: the row's slots with the assigned columns
+      // replaced by the values stored.
+      std::vector<Value> slots(frame.slots, frame.slots + plan_.scan->slot_count);
+      for (const auto& [column, expr] : plan_.assignments) {
+        FromEngine(row[column], columns[column], &slots[level.slot_base + column]);
+      }
+      Frame changed = frame;
+      changed.slots = slots.data();
+      AppendReturning(plan_, changed, &returned);
+    }
     rows.push_back(std::move(row));
     return true;
   }
   const ModifyPlan& plan_;
   bool is_update_;
+  bool returning_;
   std::vector<std::string> keys;
   std::vector<solo::Row> rows;
+  ResultSet returned;  // RETURNING rows, handed out once every change is made
 };
 
 // UPDATE or DELETE of the row with a given primary key: one lookup, and for
 // UPDATE the assigned columns patched into the stored bytes (the others are
 // neither decoded nor encoded again).
-uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
+uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env,
+                            ResultSet* out) {
   // The owner runs one statement at a time, and these plans hold no subquery.
   thread_local ExecScratch scratch;
   const SelectPlan& plan = *modify.scan;
@@ -272,22 +300,39 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     }
     status = patch_row(level.schema, row, modify.assigned_columns, scratch.row_values, &scratch.row);
     if (status.ok()) status = env->write->update_encoded(level.table, scratch.key, scratch.row);
+    if (status.ok() && out != nullptr && !modify.returning.empty()) {
+      // RETURNING reads the row as stored: decode the columns it needs.
+      status = decode_row_view(level.schema, scratch.row, scratch.columns);
+      if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+      for (uint32_t col : modify.returning_columns) {
+        FromEngine(scratch.columns[col], columns[col], &frame.slots[level.slot_base + col]);
+      }
+      AppendReturning(modify, frame, out);
+    }
   } else {
+    AppendReturning(modify, frame, out);  // the row as it was
     status = env->write->erase(level.table, scratch.key);
   }
   if (!status.ok()) ThrowStatus(status, level.schema);
   return 1;
 }
 
-uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env) {
-  if (modify.point) return ExecutePointModify(modify, is_update, env);
-  ModifyCollector collector(modify, is_update);
+uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, ResultSet* out) {
+  if (modify.point) return ExecutePointModify(modify, is_update, env, out);
+  ModifyCollector collector(modify, is_update, out != nullptr && !modify.returning.empty());
+  if (collector.returning_) {
+    collector.returned.ResetFor(nullptr, out->column_names(), "");
+  }
   RunScan(*modify.scan, env, nullptr, &collector);
   const ScanLevel& level = modify.scan->levels[0];
   for (size_t idx = 0; idx < collector.keys.size(); ++idx) {
     Status status = is_update ? env->write->update(level.table, collector.keys[idx], collector.rows[idx])
                               : env->write->erase(level.table, collector.keys[idx]);
     if (!status.ok()) ThrowStatus(status, level.schema);
+  }
+  for (size_t row = 0; row < collector.returned.row_count(); ++row) {
+    Value* dest = out->AppendRow();
+    for (size_t col = 0; col < out->column_count(); ++col) dest[col] = collector.returned.at(row, col);
   }
   return collector.keys.size();
 }
@@ -341,8 +386,8 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
         break;
       }
       case StatementKind::kInsert: affected = ExecuteInsert(*plan.insert, &env); break;
-      case StatementKind::kUpdate: affected = ExecuteModify(*plan.modify, true, &env); break;
-      case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env); break;
+      case StatementKind::kUpdate: affected = ExecuteModify(*plan.modify, true, &env, out); break;
+      case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env, out); break;
       default: ExecuteDdl(*plan.parsed.statement, write); break;
     }
     if (out != nullptr) out->set_affected(affected);

@@ -389,6 +389,7 @@ struct UpdateStmt : Statement {
   Identifier table;
   std::vector<Assignment> assignments;  // never empty
   ExprPtr where;
+  std::vector<SelectItem> returning;  // RETURNING list; empty when not written
 };
 
 struct DeleteStmt : Statement {
@@ -396,6 +397,7 @@ struct DeleteStmt : Statement {
   explicit DeleteStmt(SourcePos source_pos) : Statement(kKind, source_pos) {}
   Identifier table;
   ExprPtr where;
+  std::vector<SelectItem> returning;  // RETURNING list; empty when not written
 };
 
 struct ColumnDef {

@@ -73,6 +73,7 @@ namespace solo::sql {
   X(Precision, false) \
   X(Primary, true) \
   X(Real, false) \
+  X(Returning, true) \
   X(Right, true) \
   X(Rollback, false) \
   X(Select, true) \
