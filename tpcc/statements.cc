@@ -3,16 +3,21 @@
 namespace tpcc {
 namespace {
 
-#define TPCC_STOCK_SQL(dist)                                           \
-  "SELECT s_quantity, s_data, s_dist_" dist " FROM stock WHERE s_w_id = ? " \
-  "AND s_i_id = ?"
+// S_QUANTITY drops by the quantity, and rises by 91 if it would fall below
+// 10 (clause 2.4.2.2); parameters: quantity + 10, quantity, quantity,
+// quantity, remote (0/1), S_W_ID, S_I_ID.
+#define TPCC_STOCK_SQL(dist)                                                          \
+  "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= ? THEN s_quantity - ? "        \
+  "ELSE s_quantity - ? + 91 END, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "  \
+  "s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ? "                   \
+  "RETURNING s_quantity, s_data, s_dist_" dist
 
 constexpr std::array<std::string_view, kStmtCount> kSql = {
     // New-Order
     "SELECT w_tax FROM warehouse WHERE w_id = ?",
     "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
-    "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?",
-    "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?",
+    "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ? "
+    "RETURNING d_tax, d_next_o_id",
     "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
     "o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)",
     "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)",
@@ -27,9 +32,6 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
     TPCC_STOCK_SQL("08"),
     TPCC_STOCK_SQL("09"),
     TPCC_STOCK_SQL("10"),
-    "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= ? THEN s_quantity - ? "
-    "ELSE s_quantity - ? + 91 END, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
-    "s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?",
     "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
     "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
     // Payment
@@ -39,11 +41,10 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
     "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district "
     "WHERE d_w_id = ? AND d_id = ?",
     "SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first",
-    "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, "
-    "c_since, c_credit, c_credit_lim, c_discount, c_balance FROM customer "
-    "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
     "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
-    "c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+    "c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? "
+    "RETURNING c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, "
+    "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance",
     "SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
     "UPDATE customer SET c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
     "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
@@ -59,10 +60,10 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
     // Delivery
     "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1",
     "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?",
-    "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
-    "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
-    "UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?",
-    "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?",
+    "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ? "
+    "RETURNING o_c_id",
+    "UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ? "
+    "RETURNING ol_amount",
     "UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "
     "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
     // Stock-Level

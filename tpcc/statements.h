@@ -1,5 +1,8 @@
 // The SQL text of the five transactions: one portable text per statement,
 // run unchanged on every engine. Each connection prepares all of them once.
+// A row that is changed and then read is changed with UPDATE ... RETURNING
+// (PostgreSQL, SQLite >= 3.35 and solo): one statement, and the values read
+// are those the change left.
 #pragma once
 
 #include <array>
@@ -13,22 +16,20 @@ enum class Stmt : int {
   // New-Order (clause 2.4.2)
   kNoGetWarehouse,
   kNoGetCustomer,
-  kNoGetDistrict,
-  kNoBumpNextOrderId,
+  kNoBumpNextOrderId,  // RETURNING d_tax, d_next_o_id
   kNoInsertOrder,
   kNoInsertNewOrder,
   kNoGetItem,
-  kNoGetStock01,  // kNoGetStock01 + (d_id - 1): S_DIST_xx of the district
-  kNoGetStock02,
-  kNoGetStock03,
-  kNoGetStock04,
-  kNoGetStock05,
-  kNoGetStock06,
-  kNoGetStock07,
-  kNoGetStock08,
-  kNoGetStock09,
-  kNoGetStock10,
-  kNoUpdateStock,
+  kNoUpdateStock01,  // kNoUpdateStock01 + (d_id - 1): RETURNING S_DIST_xx of the district
+  kNoUpdateStock02,
+  kNoUpdateStock03,
+  kNoUpdateStock04,
+  kNoUpdateStock05,
+  kNoUpdateStock06,
+  kNoUpdateStock07,
+  kNoUpdateStock08,
+  kNoUpdateStock09,
+  kNoUpdateStock10,
   kNoInsertOrderLine,
   // Payment (clause 2.5.2)
   kPayUpdateWarehouse,
@@ -36,8 +37,7 @@ enum class Stmt : int {
   kPayUpdateDistrict,
   kPayGetDistrict,
   kPayCustomersByName,
-  kPayGetCustomer,
-  kPayUpdateCustomer,
+  kPayUpdateCustomer,  // RETURNING the customer's columns
   kPayGetCustomerData,
   kPayUpdateCustomerBc,
   kPayInsertHistory,
@@ -49,10 +49,8 @@ enum class Stmt : int {
   // Delivery (clause 2.7.4)
   kDlOldestNewOrder,
   kDlDeleteNewOrder,
-  kDlGetOrderCustomer,
-  kDlUpdateOrderCarrier,
-  kDlUpdateOrderLines,
-  kDlSumOrderLines,
+  kDlUpdateOrderCarrier,  // RETURNING o_c_id
+  kDlUpdateOrderLines,    // RETURNING ol_amount
   kDlUpdateCustomer,
   // Stock-Level (clause 2.8.2)
   kSlGetNextOrderId,

@@ -160,8 +160,7 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   // locks it, and read afterwards, so no concurrent change can be lost. The
   // district row, which every New-Order of the district changes, is changed
   // only after the reads, to hold its lock briefly.
-  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)});
-  exec(txn, stmts[Stmt::kNoGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
+  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   int64_t d_tax = rows.get_decimal(0, 0, 4);
   auto o_id = static_cast<int32_t>(rows.get_int(0, 1) - 1);
@@ -183,22 +182,20 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
     return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id : la.i_id < lb.i_id;
   });
   thread_local std::array<std::string, kMaxOrderLines> dist_info;
-  auto stock_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoGetStock01) + in.d_id - 1);
+  auto stock_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoUpdateStock01) + in.d_id - 1);
   for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
     const int line_idx = order[sorted];
     const NewOrderLine& line = in.lines[line_idx];
     bool remote = line.supply_w_id != in.w_id;
     // S_QUANTITY drops by the quantity, and rises by 91 if it would fall
-    // below 10 (clause 2.4.2.2), computed by the UPDATE from the current row.
-    int64_t matched = exec(txn, stmts[Stmt::kNoUpdateStock],
+    // below 10 (clause 2.4.2.2), computed by the UPDATE from the current row,
+    // which it returns with S_DATA and S_DIST_xx.
+    int64_t matched = exec(txn, stmts[stock_stmt],
                            {integer(line.quantity + 10), integer(line.quantity),
                             integer(line.quantity), integer(line.quantity),
-                            integer(remote ? 1 : 0), integer(line.supply_w_id), integer(line.i_id)});
-    if (matched != 1) {
-      throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
-    }
-    exec(txn, stmts[stock_stmt], {integer(line.supply_w_id), integer(line.i_id)}, &rows);
-    if (rows.empty()) {
+                            integer(remote ? 1 : 0), integer(line.supply_w_id), integer(line.i_id)},
+                           &rows);
+    if (matched != 1 || rows.empty()) {
       throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
     }
     dist_info[line_idx] = rows.get_text(0, 2);
@@ -248,8 +245,7 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
   }
   exec(txn, stmts[Stmt::kPayUpdateCustomer],
        {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
-        integer(c_id)});
-  exec(txn, stmts[Stmt::kPayGetCustomer], {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)},
+        integer(c_id)},
        &rows);
   if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
   std::string c_credit = rows.get_text(0, 10);
@@ -327,22 +323,21 @@ Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryIn
       --d_id;
       continue;
     }
-    exec(txn, stmts[Stmt::kDlGetOrderCustomer], {integer(in.w_id), integer(d_id), integer(o_id)},
-         &rows);
+    exec(txn, stmts[Stmt::kDlUpdateOrderCarrier],
+         {integer(in.carrier_id), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
     if (rows.empty()) {
       throw BackendError(fmt::format("order ({}, {}, {}) not found", in.w_id, d_id, o_id));
     }
     int64_t c_id = rows.get_int(0, 0);
-    exec(txn, stmts[Stmt::kDlUpdateOrderCarrier],
-         {integer(in.carrier_id), integer(in.w_id), integer(d_id), integer(o_id)});
+    // The lines' amounts come back from their UPDATE; their sum is exact
+    // (cents).
     exec(txn, stmts[Stmt::kDlUpdateOrderLines],
-         {timestamp(in.delivery_d), integer(in.w_id), integer(d_id), integer(o_id)});
-    exec(txn, stmts[Stmt::kDlSumOrderLines], {integer(in.w_id), integer(d_id), integer(o_id)},
-         &rows);
-    if (rows.empty() || rows.is_null(0, 0)) {
+         {timestamp(in.delivery_d), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
+    if (rows.empty()) {
       throw BackendError(fmt::format("order ({}, {}, {}) has no lines", in.w_id, d_id, o_id));
     }
-    int64_t amount = rows.get_decimal(0, 0, 2);
+    int64_t amount = 0;
+    for (size_t line = 0; line < rows.size(); ++line) amount += rows.get_decimal(line, 0, 2);
     exec(txn, stmts[Stmt::kDlUpdateCustomer],
          {money(amount), integer(in.w_id), integer(d_id), integer(c_id)});
     ++delivered;
