@@ -19,7 +19,7 @@ enum class Stmt : int {
   kNoBumpNextOrderId,  // RETURNING d_tax, d_next_o_id
   kNoInsertOrder,
   kNoInsertNewOrder,
-  kNoGetItem,
+  kNoGetItems,  // every line's item: i_id IN (15 values)
   kNoUpdateStock01,  // kNoUpdateStock01 + (d_id - 1): RETURNING S_DIST_xx of the district
   kNoUpdateStock02,
   kNoUpdateStock03,

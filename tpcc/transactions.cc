@@ -143,16 +143,26 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   if (rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
   int64_t c_discount = rows.get_decimal(0, 0, 4);
 
+  // The items of all lines in one statement (a repeated item comes back once).
+  static_assert(kMaxOrderLines == 15, "kNoGetItems has 15 placeholders");
+  thread_local std::vector<Value> item_ids(kMaxOrderLines);
+  for (int line_idx = 0; line_idx < kMaxOrderLines; ++line_idx) {
+    item_ids[line_idx] = integer(in.lines[line_idx < in.ol_cnt ? line_idx : 0].i_id);
+  }
+  txn.exec(stmts[Stmt::kNoGetItems], item_ids, &rows);
   std::array<int64_t, kMaxOrderLines> prices{};
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
-    exec(txn, stmts[Stmt::kNoGetItem], {integer(in.lines[line_idx].i_id)}, &rows);
-    if (rows.empty()) {
+    size_t found = rows.size();
+    for (size_t row = 0; row < rows.size(); ++row) {
+      if (rows.get_int(row, 0) == in.lines[line_idx].i_id) found = row;
+    }
+    if (found == rows.size()) {
       // The unused item of the 1% rollback case: the whole transaction is
       // rolled back (clause 2.4.2.3); the items are read before any change,
       // so nothing needs undoing.
       return Outcome::kRollback;
     }
-    prices[line_idx] = rows.get_decimal(0, 0, 2);
+    prices[line_idx] = rows.get_decimal(found, 1, 2);
   }
 
   // Every change is written so that it is right under READ COMMITTED too

@@ -151,12 +151,14 @@ struct PathChoice {
   std::string index_name;
   std::vector<uint32_t> key_columns;
   std::vector<int> equal;  // conjunct index per equal key column
+  int in_list = -1;        // conjunct `next key column IN (values)`
   int lower = -1, upper = -1;
   bool order_ok = false;
   bool reverse = false;
   bool is_pk = true;
   int score() const {
-    return static_cast<int>(equal.size()) * 16 + (lower >= 0 || upper >= 0 ? 8 : 0) +
+    return static_cast<int>(equal.size() + (in_list >= 0 ? 1 : 0)) * 16 +
+           (lower >= 0 || upper >= 0 ? 8 : 0) +
            (order_ok ? 4 : 0) + (is_pk ? 1 : 0);
   }
 };
@@ -582,6 +584,25 @@ bool GroupedByScanOrder(const SelectPlan& plan) {
   return true;
 }
 
+// True if conjunct is `column IN (values)` with column the depth-0 column
+// `key_col` (table position) of the item and every value computable before
+// the item.
+bool MatchInListConjunct(const BExpr& conjunct, const FromItem& item, uint64_t item_bit,
+                         uint64_t bound, const std::vector<uint32_t>& slot_item, uint32_t key_col) {
+  if (conjunct.kind != BKind::kInList || conjunct.negated || conjunct.args.size() < 2) return false;
+  const BExpr& col = *conjunct.args[0];
+  if (col.kind != BKind::kColumn || col.depth != 0 || col.index != item.slot_base + key_col) {
+    return false;
+  }
+  for (size_t arg = 1; arg < conjunct.args.size(); ++arg) {
+    uint64_t mask = 0;
+    bool complex = false;
+    ExprMask(*conjunct.args[arg], slot_item, &mask, &complex);
+    if (complex || (mask & item_bit) != 0 || (mask & ~bound) != 0) return false;
+  }
+  return true;
+}
+
 // If conjunct is `column op value` (either way round) with column a depth-0
 // column of the item and value computable before the item, returns the
 // column (table position), the operator as seen from the column, and the
@@ -655,6 +676,15 @@ PathChoice Binder::ChoosePath(const FromItem& item, uint32_t item_idx, uint64_t 
       choice.equal.push_back(found);
     }
     if (choice.equal.size() < choice.key_columns.size()) {
+      uint32_t in_col = choice.key_columns[choice.equal.size()];
+      for (size_t c = 0; c < conjuncts.size() && choice.in_list < 0; ++c) {
+        if (conjuncts[c].on_item >= 0 && conjuncts[c].on_item != static_cast<int>(item_idx)) continue;
+        if (MatchInListConjunct(*conjuncts[c].expr, item, item_bit, bound, slot_item, in_col)) {
+          choice.in_list = static_cast<int>(c);
+        }
+      }
+    }
+    if (choice.equal.size() < choice.key_columns.size() && choice.in_list < 0) {
       uint32_t range_col = choice.key_columns[choice.equal.size()];
       for (size_t c = 0; c < conjuncts.size(); ++c) {
         if (conjuncts[c].on_item >= 0 && conjuncts[c].on_item != static_cast<int>(item_idx)) continue;
@@ -699,6 +729,7 @@ PathChoice Binder::ChoosePath(const FromItem& item, uint32_t item_idx, uint64_t 
       choice.order_ok = ok;
       choice.reverse = ok && descending;
     }
+    if (choice.in_list >= 0) choice.order_ok = choice.reverse = false;  // rows come per value
   }
   PathChoice* best = &candidates[0];
   for (PathChoice& choice : candidates) {
@@ -782,6 +813,13 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       }
       make_bound(best_path.lower, &level.lower);
       make_bound(best_path.upper, &level.upper);
+      if (best_path.in_list >= 0) {
+        const Conjunct& conjunct = (*conjuncts)[best_path.in_list];
+        for (size_t arg = 1; arg < conjunct.expr->args.size(); ++arg) {
+          level.in_values.push_back(CloneExpr(*conjunct.expr->args[arg]));
+        }
+        level.in_text = conjunct.text;
+      }
       if (best_path.order_ok && level_idx == 0) plan->need_sort = false;
     } else {
       level.derived = std::move(item.derived);

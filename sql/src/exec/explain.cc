@@ -58,13 +58,19 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
     if (level.derived) {
       text = "Subquery scan " + level.name;
     } else {
-      bool point = level.index_name.empty() && level.equal.size() == level.key_columns.size();
+      bool point = level.index_name.empty() &&
+                   level.equal.size() + (level.in_values.empty() ? 0 : 1) == level.key_columns.size();
       std::vector<std::string> conditions;
       for (const KeyBound& bound : level.equal) conditions.push_back(bound.text);
+      if (!level.in_values.empty()) conditions.push_back(level.in_text);
       if (level.lower.value) conditions.push_back(level.lower.text);
       if (level.upper.value) conditions.push_back(level.upper.text);
       std::string path = level.index_name.empty() ? "primary key" : "index " + level.index_name;
-      if (point) {
+      if (point && !level.in_values.empty()) {
+        text = fmt::format("Point lookups {} by primary key ({})", name, Join(conditions, " AND "));
+      } else if (!level.in_values.empty()) {
+        text = fmt::format("Range scans {} by {} ({})", name, path, Join(conditions, " AND "));
+      } else if (point) {
         text = fmt::format("Point lookup {} by primary key ({})", name, Join(conditions, " AND "));
       } else if (conditions.empty()) {
         text = fmt::format("Full scan {} by {}", name, path);

@@ -80,6 +80,11 @@ struct ScanLevel {
   std::vector<uint32_t> key_columns;  // table columns in the tree's key order
   std::vector<KeyBound> equal;        // key_columns[0..equal.size()) = value
   KeyBound lower, upper;              // on key_columns[equal.size()], if value set
+  // key_columns[equal.size()] IN (in_values), when not empty (then no lower
+  // or upper): one lookup per distinct value, in key order. The IN filter
+  // stays in `where` as well.
+  std::vector<BExprPtr> in_values;
+  std::string in_text;  // for EXPLAIN
   bool reverse = false;
   std::vector<uint32_t> needed;  // table columns to decode
   // A subquery in FROM, materialized when the level opens.

@@ -83,6 +83,9 @@ struct LevelState {
   std::string primary_key;
   std::vector<solo::Value> key_values;
   std::vector<solo::ColumnView> columns;
+  std::vector<std::string> in_keys;  // IN-list levels: one key per distinct value
+  std::vector<std::string_view> in_key_views;
+  std::vector<std::string_view> in_rows;
   bool derived_ready = false;
   std::vector<Value> derived_rows;  // row-major
 };
@@ -226,7 +229,9 @@ class Scanner {
       }
     } else if (BuildRange(level, state)) {
       bool is_index = level.tree != level.table;
-      if (!is_index && level.equal.size() == level.key_columns.size()) {
+      if (!level.in_values.empty()) {
+        if (!InList(level_idx, on_row, &matched)) return false;
+      } else if (!is_index && level.equal.size() == level.key_columns.size()) {
         // A point lookup by the whole primary key.
         std::string_view row;
         if (view.get(level.table, state.prefix, &row).ok()) {
@@ -237,33 +242,100 @@ class Scanner {
             if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
           }
         }
-      } else {
-        solo::Result<Cursor> cursor = view.scan(level.tree, state.range);
-        if (!cursor.ok()) {
-          ThrowSql(SqlState::kObjectNotInPrerequisiteState,
-                   fmt::format("table \"{}\" changed since the statement was prepared", level.name));
-        }
-        state.cursor.emplace(std::move(cursor.value()));
-        for (; state.cursor->valid(); state.cursor->next()) {
-          std::string_view row;
-          if (is_index) {
-            state.primary_key.assign(state.cursor->value());
-            if (!view.get(level.table, state.primary_key, &row).ok()) continue;
-          } else {
-            state.primary_key.assign(state.cursor->key());
-            row = state.cursor->value();
-          }
-          Decode(level, state, row);
-          if (!Filters(level.on)) continue;
-          matched = true;
-          if (!Filters(level.where)) continue;
-          if (!Level(level_idx + 1, on_row)) return false;
-        }
+      } else if (!ScanRange(level_idx, on_row, &matched)) {
+        return false;
       }
     }
     if (level.left_join && !matched) {
       SetNulls(level);
       if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
+    }
+    return true;
+  }
+
+  // Runs the rows of state.range through the level's filters and the levels
+  // below; false when on_row stopped the scan.
+  template <class F>
+  bool ScanRange(size_t level_idx, F& on_row, bool* matched) {
+    const ScanLevel& level = plan_.levels[level_idx];
+    LevelState& state = states_[level_idx];
+    const TxnView& view = *frame_.env->view;
+    bool is_index = level.tree != level.table;
+    solo::Result<Cursor> cursor = view.scan(level.tree, state.range);
+    if (!cursor.ok()) {
+      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+    }
+    state.cursor.emplace(std::move(cursor.value()));
+    for (; state.cursor->valid(); state.cursor->next()) {
+      std::string_view row;
+      if (is_index) {
+        state.primary_key.assign(state.cursor->value());
+        if (!view.get(level.table, state.primary_key, &row).ok()) continue;
+      } else {
+        state.primary_key.assign(state.cursor->key());
+        row = state.cursor->value();
+      }
+      Decode(level, state, row);
+      if (!Filters(level.on)) continue;
+      *matched = true;
+      if (!Filters(level.where)) continue;
+      if (!Level(level_idx + 1, on_row)) return false;
+    }
+    return true;
+  }
+
+  // A level whose next key column is given by an IN list: the distinct keys
+  // (equal prefix + one value each) in key order; with the whole primary key,
+  // fetched in one batch (the lookups' cache misses overlap), else one range
+  // scan per key prefix. False when on_row stopped the scan.
+  template <class F>
+  bool InList(size_t level_idx, F& on_row, bool* matched) {
+    const ScanLevel& level = plan_.levels[level_idx];
+    LevelState& state = states_[level_idx];
+    const TxnView& view = *frame_.env->view;
+    const solo::ColumnDef& column = level.schema.columns[level.key_columns[level.equal.size()]];
+    state.in_keys.clear();
+    Value scratch;
+    for (const BExprPtr& expr : level.in_values) {
+      const Value& value = Eval(*expr, frame_, &scratch);
+      solo::Value key_value;
+      // NULL, or a value the column cannot hold: equal to no row.
+      if (ToKeyValue(value, column, expr->pos, &key_value) != KeyFit::kFits) continue;
+      state.key_values.push_back(std::move(key_value));
+      std::string key;
+      bool usable = append_key(level.schema, level.key_columns, state.key_values, &key).ok();
+      state.key_values.pop_back();
+      if (usable) state.in_keys.push_back(std::move(key));
+    }
+    std::sort(state.in_keys.begin(), state.in_keys.end());
+    state.in_keys.erase(std::unique(state.in_keys.begin(), state.in_keys.end()), state.in_keys.end());
+    bool is_index = level.tree != level.table;
+    if (is_index || level.equal.size() + 1 != level.key_columns.size()) {
+      for (const std::string& key : state.in_keys) {
+        state.range = KeyRange{};
+        state.range.has_lower = true;
+        state.range.lower = key;
+        state.range.upper = prefix_successor(key);
+        state.range.has_upper = !state.range.upper.empty();
+        if (!ScanRange(level_idx, on_row, matched)) return false;
+      }
+      return true;
+    }
+    state.in_key_views.assign(state.in_keys.begin(), state.in_keys.end());
+    state.in_rows.assign(state.in_keys.size(), std::string_view());
+    if (!view.get_many(level.table, state.in_key_views, state.in_rows).ok()) {
+      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+    }
+    for (size_t idx = 0; idx < state.in_keys.size(); ++idx) {
+      if (state.in_rows[idx].data() == nullptr) continue;  // no such row
+      state.primary_key = state.in_keys[idx];
+      Decode(level, state, state.in_rows[idx]);
+      if (!Filters(level.on)) continue;
+      *matched = true;
+      if (!Filters(level.where)) continue;
+      if (!Level(level_idx + 1, on_row)) return false;
     }
     return true;
   }
