@@ -814,6 +814,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       make_bound(best_path.lower, &level.lower);
       make_bound(best_path.upper, &level.upper);
       if (best_path.in_list >= 0) {
+        equal_bound[best_path.in_list] = true;  // holds for every key InList builds
         const Conjunct& conjunct = (*conjuncts)[best_path.in_list];
         for (size_t arg = 1; arg < conjunct.expr->args.size(); ++arg) {
           level.in_values.push_back(CloneExpr(*conjunct.expr->args[arg]));

@@ -93,9 +93,9 @@ struct ScanLevel {
   // NULL-extended row); `where` then applies to every row.
   std::vector<BExprPtr> on;
   std::vector<BExprPtr> where;
-  // Per `where` filter: it is one of the `equal` bounds. A row found by an
-  // exactly encoded key (every bound value fit its column) passes it, so the
-  // point SELECT path does not evaluate it again.
+  // Per `where` filter: it is one of the `equal` bounds (or the IN list). A
+  // row found by an exactly encoded key (every bound value fit its column)
+  // passes it, so the point paths do not evaluate it again.
   std::vector<bool> where_is_key;
   std::vector<std::string> filter_text;  // for EXPLAIN
   bool left_join = false;

@@ -139,6 +139,16 @@ class Scanner {
     return true;
   }
 
+  // The level's WHERE filters but those its exact key already satisfied.
+  bool NonKeyFilters(const ScanLevel& level) {
+    for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+      if (!level.where_is_key[filter_idx] && !EvalPredicate(*level.where[filter_idx], frame_)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Builds the key range of a base-table level; false when no row can match.
   bool BuildRange(const ScanLevel& level, LevelState& state) {
     if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return false;
@@ -334,7 +344,7 @@ class Scanner {
       Decode(level, state, state.in_rows[idx]);
       if (!Filters(level.on)) continue;
       *matched = true;
-      if (!Filters(level.where)) continue;
+      if (!NonKeyFilters(level)) continue;  // every key was exact
       if (!Level(level_idx + 1, on_row)) return false;
     }
     return true;
