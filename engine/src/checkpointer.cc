@@ -46,11 +46,14 @@ void Checkpointer::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
+  stop_provisioning_.store(true, std::memory_order_relaxed);
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
 void Checkpointer::thread_main() {
+  // The ring for the recovered checkpoint's size (a no-op once it exists).
+  provision_log();
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     cv_.wait(lock, [this] { return requested_ > finished_ || stopping_; });
@@ -62,6 +65,22 @@ void Checkpointer::thread_main() {
     finished_ = serving;
     last_status_ = status;
     cv_.notify_all();
+    if (status.ok() && !stopping_) {
+      // The next interval may be longer: make room for it before it is needed.
+      lock.unlock();
+      provision_log();
+      lock.lock();
+    }
+  }
+}
+
+void Checkpointer::provision_log() {
+  if (fatal_->failed()) return;
+  Status status = log_->provision(&stop_provisioning_);
+  if (!status.ok()) {
+    // A failed write to the log's files is fatal like any other (invariant 7).
+    fatal_->set(status);
+    db_->wake_owner();
   }
 }
 
@@ -83,7 +102,7 @@ Status Checkpointer::checkpoint_once() {
   }
   last_lsn_.store(info.lsn, std::memory_order_relaxed);
   completed_count_.fetch_add(1, std::memory_order_relaxed);
-  log_->checkpointed(info.lsn);
+  log_->checkpointed(info.lsn, info.bytes);
   // Older checkpoints are no longer needed (the new one is durable, renamed
   // and its directory entry synced). A failure to remove one is harmless.
   std::vector<std::string> names;

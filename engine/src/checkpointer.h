@@ -1,8 +1,9 @@
 // The checkpointer thread: on request (the log grew by
-// Options::checkpoint_log_bytes, or Database::checkpoint()) it holds the
-// newest published snapshot, writes it with write_checkpoint(), tells the
-// log writer which rounds it covers (their segments become reusable) and
-// removes older checkpoints. A failure is fatal (invariant 7).
+// LogWriter::checkpoint_trigger_bytes(), or Database::checkpoint()) it holds
+// the newest published snapshot, writes it with write_checkpoint(), tells
+// the log writer which rounds it covers (their segments become reusable)
+// and removes older checkpoints; then it preallocates log segments for the
+// next interval (LogWriter::provision). A failure is fatal (invariant 7).
 #pragma once
 
 #include <atomic>
@@ -43,6 +44,7 @@ class Checkpointer {
  private:
   void thread_main();
   Status checkpoint_once();
+  void provision_log();
 
   // Immutable after construction.
   DbImpl* const db_;
@@ -60,6 +62,7 @@ class Checkpointer {
   std::thread thread_;
   std::atomic<uint64_t> last_lsn_{0};
   std::atomic<uint64_t> completed_count_{0};
+  std::atomic<bool> stop_provisioning_{false};  // stop(): close need not wait for preallocation
 };
 
 }  // namespace solo::internal

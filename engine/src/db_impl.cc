@@ -121,8 +121,13 @@ Status DbImpl::open_durable() {
   if (!lock.ok()) return lock.status();
   dir_lock_ = std::move(*lock);
   LogState state;
+  const uint64_t recovery_start = now_ns();
   status = recover(this, fs_, dir, &state);
   if (!status.ok()) return status;
+  recovery_ns_ = now_ns() - recovery_start;
+  recovered_checkpoint_bytes_ = state.checkpoint_bytes;
+  replayed_rounds_ = state.replayed_rounds;
+  replayed_log_bytes_ = state.replayed_bytes;
   log_ = std::make_unique<LogWriter>(
       fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); });
   checkpointer_ = std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(),
@@ -599,7 +604,12 @@ Stats DbImpl::stats() const {
     stats.log_bytes = log_->bytes_written();
     stats.durable_lsn = log_->durable_lsn();
     stats.log_segments = log_->segment_count();
+    stats.checkpoint_trigger_bytes = log_->checkpoint_trigger_bytes();
   }
+  stats.recovery_ns = recovery_ns_;
+  stats.recovered_checkpoint_bytes = recovered_checkpoint_bytes_;
+  stats.replayed_rounds = replayed_rounds_;
+  stats.replayed_log_bytes = replayed_log_bytes_;
   if (checkpointer_ != nullptr) {
     stats.checkpoints = checkpointer_->completed();
     stats.checkpoint_lsn = checkpointer_->last_lsn();

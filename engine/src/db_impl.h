@@ -188,6 +188,11 @@ class DbImpl {
         busy_ns{0}, idle_ns{0}, owner_sleeps{0};
   };
   SharedStats shared_stats_;
+  // Set by open_durable() before any reader can see the Database.
+  uint64_t recovery_ns_ = 0;
+  uint64_t recovered_checkpoint_bytes_ = 0;
+  uint64_t replayed_rounds_ = 0;
+  uint64_t replayed_log_bytes_ = 0;
 };
 
 }  // namespace solo::internal

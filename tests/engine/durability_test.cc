@@ -141,6 +141,7 @@ TEST_CASE("checkpoints make segments reusable; recovery = checkpoint + log") {
   test::TempDir dir;
   Options options = dir_options(dir.path);
   options.checkpoint_log_bytes = 96 * 1024;
+  options.checkpoint_state_ratio = 0;  // a fixed interval: many checkpoints
   std::string before;
   TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::VarChar("name", 40), ColumnDef::Text("pad")}, {0}};
   {
@@ -178,6 +179,78 @@ TEST_CASE("checkpoints make segments reusable; recovery = checkpoint + log") {
   REQUIRE(checkpoints == 1);  // older ones are removed
   auto db = test::open_dir(options);
   REQUIRE(test::dump_state(*db) == before);
+}
+
+// Writes `rounds` rounds that each replace one of `rows` 1 KB rows.
+void churn(Database& db, int rows, int rounds) {
+  TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::Text("pad")}, {0}};
+  TableId table = 0;
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              const TableInfo* found = txn.catalog().find_table("blobs");
+              if (found != nullptr) {
+                table = found->id;
+                return Status::OK();
+              }
+              auto made = txn.create_table(schema);
+              if (made.ok()) table = *made;
+              return made.status();
+            }).ok());
+  for (int round = 0; round < rounds; ++round) {
+    REQUIRE(db.write([&](WriteTxn& txn) {
+                int64_t id = round % rows;
+                Row row{Value::Int(id), Value::String(std::string(1000, 'a' + round % 26))};
+                std::string_view ignored;
+                if (txn.get(table, test::int_key(schema, id), &ignored).ok()) {
+                  return txn.update(table, test::int_key(schema, id), row);
+                }
+                return txn.insert(table, row);
+              }).ok());
+  }
+}
+
+TEST_CASE("the checkpoint trigger is proportional to the state; the ring is sized for it") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.checkpoint_log_bytes = 32 * 1024;  // the floor
+  options.checkpoint_state_ratio = 2.0;
+  std::string before;
+  uint64_t checkpoint_bytes = 0;
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().checkpoint_trigger_bytes == 32 * 1024);  // no checkpoint yet: the floor
+    // 400 rows of ~1 KB: a checkpoint of ~400 KB, so a trigger of ~800 KB.
+    churn(*db, 400, 400);
+    REQUIRE(db->checkpoint().ok());
+    Stats stats = db->stats();
+    INFO("trigger " << stats.checkpoint_trigger_bytes);
+    REQUIRE(stats.checkpoint_trigger_bytes > 2 * 400 * 1000);
+    REQUIRE(stats.checkpoint_trigger_bytes < 2 * 400 * 1200);
+    checkpoint_bytes = stats.checkpoint_trigger_bytes / 2;
+    // ~2.4 MB of log (one 1 KB row per round, each write padded to 512 B):
+    // about 3 checkpoints by the trigger, where the floor alone would make ~75.
+    const uint64_t checkpoints_before = stats.checkpoints;
+    churn(*db, 400, 2000);
+    // The checkpointer sized the ring for 1.5 intervals + 2 segments
+    // before it was needed, so the sync thread never had to grow it.
+    stats = db->stats();
+    INFO("checkpoints " << stats.checkpoints - checkpoints_before << " segments "
+                        << stats.log_segments << " log bytes " << stats.log_bytes);
+    REQUIRE(stats.checkpoints - checkpoints_before >= 1);
+    REQUIRE(stats.checkpoints - checkpoints_before <= 6);
+    const uint64_t target = stats.checkpoint_trigger_bytes * 3 / 2 + 2 * options.log_segment_bytes;
+    REQUIRE(stats.log_segments * options.log_segment_bytes >= target);
+    REQUIRE(stats.log_segments * options.log_segment_bytes <= target + 2 * options.log_segment_bytes);
+    before = test::dump_state(*db);
+  }
+  // Recovery replays at most ~one interval of log after the checkpoint and
+  // knows the checkpoint's size again (the trigger does not fall back to the floor).
+  auto db = test::open_dir(options);
+  REQUIRE(test::dump_state(*db) == before);
+  Stats stats = db->stats();
+  INFO("replayed " << stats.replayed_log_bytes << " checkpoint " << stats.recovered_checkpoint_bytes);
+  REQUIRE(stats.recovered_checkpoint_bytes > 0);
+  REQUIRE(stats.replayed_log_bytes <= 2 * stats.checkpoint_trigger_bytes);
+  REQUIRE(stats.checkpoint_trigger_bytes >= checkpoint_bytes);
 }
 
 TEST_CASE("Database::checkpoint, then more rounds, then reopen") {

@@ -42,13 +42,21 @@ struct Options {
   // The file system used for `dir`; nullptr: posix_file_system(). Must
   // outlive the Database (tests pass a fault-injecting one).
   FileSystem* fs = nullptr;
-  // Size of each preallocated log segment, and how many to preallocate. The
-  // ring grows by a segment when checkpoints lag behind.
+  // Size of each preallocated log segment, and how many to preallocate at
+  // least. The checkpointer preallocates more as the state grows (enough
+  // for 1.5 checkpoint intervals of log, see engine/README.md
+  // "Checkpoint trigger"); the ring also grows by a segment when
+  // checkpoints lag behind.
   uint64_t log_segment_bytes = uint64_t{32} << 20;
   uint32_t log_segments = 4;
-  // Start a checkpoint each time the log has grown by this much (0: only
-  // Database::checkpoint()).
+  // Start a checkpoint once the log written since the last one reaches
+  // max(checkpoint_log_bytes, checkpoint_state_ratio x the size of the last
+  // checkpoint file): the log to replay stays proportional to the state, so
+  // recovery reads at most ~(1 + ratio) x the state, and checkpoints write
+  // 1 / ratio bytes per byte of log. checkpoint_log_bytes = 0: only
+  // Database::checkpoint(); ratio 0: a fixed interval of checkpoint_log_bytes.
   uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
+  double checkpoint_state_ratio = 2.0;
 };
 
 // Counters, read with relaxed atomics: each is exact, the set is not one instant.
@@ -73,6 +81,13 @@ struct Stats {
   uint64_t checkpoints = 0;        // checkpoints completed since open
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
+  uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
+  // Recovery done by open(): its wall time, the checkpoint it loaded and
+  // the log it replayed after it.
+  uint64_t recovery_ns = 0;
+  uint64_t recovered_checkpoint_bytes = 0;
+  uint64_t replayed_rounds = 0;
+  uint64_t replayed_log_bytes = 0;   // frame payloads
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
