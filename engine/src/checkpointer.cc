@@ -60,7 +60,9 @@ void Checkpointer::thread_main() {
     if (stopping_) break;
     uint64_t serving = requested_;
     lock.unlock();
+    running_.store(true, std::memory_order_relaxed);
     Status status = checkpoint_once();
+    running_.store(false, std::memory_order_relaxed);
     lock.lock();
     finished_ = serving;
     last_status_ = status;

@@ -40,6 +40,9 @@ class Checkpointer {
 
   uint64_t completed() const { return completed_count_.load(std::memory_order_relaxed); }
   uint64_t last_lsn() const { return last_lsn_.load(std::memory_order_relaxed); }
+  // A checkpoint is being written now. Any thread (the owner reads it once
+  // per round to file the round's duration).
+  bool running() const { return running_.load(std::memory_order_relaxed); }
 
  private:
   void thread_main();
@@ -62,6 +65,7 @@ class Checkpointer {
   std::thread thread_;
   std::atomic<uint64_t> last_lsn_{0};
   std::atomic<uint64_t> completed_count_{0};
+  std::atomic<bool> running_{false};
   std::atomic<bool> stop_provisioning_{false};  // stop(): close need not wait for preallocation
 };
 

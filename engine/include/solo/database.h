@@ -2,6 +2,7 @@
 // snapshots that any thread may read. See engine/README.md for the invariants.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +60,25 @@ struct Options {
   double checkpoint_state_ratio = 2.0;
 };
 
+// How long the owner's rounds took, from taking the batch to sealing it
+// (running the transactions, handing the frame to the log writer, reclaim;
+// not the wait for the fdatasync): a log-linear histogram with 8 buckets per
+// power of two, so a quantile is within ~6% of the true value.
+struct RoundTimes {
+  static constexpr size_t kBuckets = 496;  // covers every uint64_t
+  std::array<uint64_t, kBuckets> counts{};
+
+  // The bucket that holds `ns`, and the smallest value it holds.
+  static size_t bucket_of(uint64_t ns);
+  static uint64_t bucket_low(size_t bucket);
+  uint64_t count() const;
+  // The q-quantile (0 < q <= 1) in ns: the middle of the bucket that holds
+  // the ceil(q x count)-th smallest duration; 0 if there are none.
+  uint64_t quantile_ns(double q) const;
+  // These counts minus `earlier`'s (the rounds of a measured window).
+  RoundTimes since(const RoundTimes& earlier) const;
+};
+
 // Counters, read with relaxed atomics: each is exact, the set is not one instant.
 struct Stats {
   uint64_t generation = 0;         // of the newest published snapshot
@@ -88,6 +108,10 @@ struct Stats {
   uint64_t recovered_checkpoint_bytes = 0;
   uint64_t replayed_rounds = 0;
   uint64_t replayed_log_bytes = 0;   // frame payloads
+  // Round durations (owner thread), split by whether a checkpoint was being
+  // written when the round began or ended. In memory all go to the first.
+  RoundTimes round_times;
+  RoundTimes round_times_checkpoint;
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
