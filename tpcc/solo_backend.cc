@@ -208,7 +208,8 @@ class SoloConnection final : public Connection {
 
 }  // namespace
 
-SoloBackend::SoloBackend(const BackendOptions& options) {
+SoloBackend::SoloBackend(const BackendOptions& options)
+    : checkpoint_mib_(options.solo_checkpoint_mib), checkpoint_ratio_(options.solo_checkpoint_ratio) {
   if (!options.dir.empty()) {
     dir_ = options.dir;
   } else {
@@ -228,6 +229,8 @@ void SoloBackend::open() {
   rss_before_open_ = resident_bytes();
   solo::Options options;
   options.dir = dir_;
+  if (checkpoint_mib_ >= 0) options.checkpoint_log_bytes = static_cast<uint64_t>(checkpoint_mib_) << 20;
+  if (checkpoint_ratio_ >= 0) options.checkpoint_state_ratio = checkpoint_ratio_;
   auto opened = solo::Database::open(options);
   if (!opened.ok()) throw BackendError("solo: cannot open " + dir_ + ": " + opened.status().ToString());
   db_ = std::move(opened.value());

@@ -56,6 +56,8 @@ class SoloBackend final : public Backend {
 
   std::unique_ptr<solo::Database> db_;
   std::string dir_;  // the log and checkpoints
+  int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
+  double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default
   int64_t rss_before_open_ = 0;
   uint64_t busy_ns_at_start_ = 0;
   uint64_t idle_ns_at_start_ = 0;
