@@ -1,5 +1,9 @@
 #include "checkpointer.h"
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -11,8 +15,8 @@
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn)
-    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log) {
+                           LogWriter* log, uint64_t last_checkpoint_lsn, int nice)
+    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log), nice_(nice) {
   last_lsn_.store(last_checkpoint_lsn);
 }
 
@@ -52,6 +56,11 @@ void Checkpointer::stop() {
 }
 
 void Checkpointer::thread_main() {
+  pthread_setname_np(pthread_self(), "solo-ckpt");
+  // Below the owner (Options::checkpoint_nice); on Linux the nice value is
+  // per thread. A failure (not expected: raising it is always allowed)
+  // only leaves the priority as it was.
+  if (nice_ != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
   // The ring for the recovered checkpoint's size (a no-op once it exists).
   provision_log();
   std::unique_lock<std::mutex> lock(mutex_);

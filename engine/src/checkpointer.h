@@ -23,8 +23,9 @@ class LogWriter;
 
 class Checkpointer {
  public:
+  // nice: the thread's nice value (Options::checkpoint_nice).
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn);
+               uint64_t last_checkpoint_lsn, int nice);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -55,6 +56,7 @@ class Checkpointer {
   const std::string dir_;
   FatalError* const fatal_;
   LogWriter* const log_;
+  const int nice_;
 
   std::mutex mutex_;
   std::condition_variable cv_;

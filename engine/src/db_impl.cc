@@ -131,7 +131,7 @@ Status DbImpl::open_durable() {
   log_ = std::make_unique<LogWriter>(
       fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); });
   checkpointer_ = std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(),
-                                                 state.checkpoint_lsn);
+                                                 state.checkpoint_lsn, options_.checkpoint_nice);
   const uint64_t last_lsn = state.next_lsn - 1;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;

@@ -58,6 +58,11 @@ struct Options {
   // Database::checkpoint(); ratio 0: a fixed interval of checkpoint_log_bytes.
   uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
   double checkpoint_state_ratio = 2.0;
+  // Nice value of the checkpointer thread (0: the process's). Encoding a
+  // snapshot is CPU-bound for seconds; on a machine with few cores a
+  // checkpointer at the owner's priority takes the owner's core and its
+  // rounds take longer. Raising the nice value needs no privilege.
+  int checkpoint_nice = 10;
 };
 
 // How long the owner's rounds took, from taking the batch to sealing it
