@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"dir\": \"%s\", \"open_s\": %.3f, \"recovery_s\": %.3f, \"checkpoint_bytes\": %llu, "
       "\"replayed_rounds\": %llu, \"replayed_log_bytes\": %llu, \"durable_lsn\": %llu, "
-      "\"commits_replayed\": %llu, \"state_bytes\": %llu, \"segment_files\": %llu, "
+      "\"commits_replayed\": %llu, \"state_bytes\": %llu, \"arena_bytes\": %llu, \"segment_files\": %llu, "
       "\"segment_file_bytes\": %llu, \"checkpoint_file_bytes\": %llu}\n",
       dir.c_str(), open_s, static_cast<double>(stats.recovery_ns) / 1e9,
       static_cast<unsigned long long>(stats.recovered_checkpoint_bytes),
@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(stats.durable_lsn),
       static_cast<unsigned long long>(stats.commits),
       static_cast<unsigned long long>(stats.state_bytes),
+      static_cast<unsigned long long>(stats.arena_bytes),
       static_cast<unsigned long long>(segment_files),
       static_cast<unsigned long long>(segment_bytes),
       static_cast<unsigned long long>(checkpoint_file_bytes));
