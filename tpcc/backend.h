@@ -151,6 +151,10 @@ struct BackendOptions {
   std::string sqlite_profile;  // named pragma set; empty = best for storage
   std::string pg_url;  // postgres: an existing server; empty = a private cluster
   int terminals = 0;   // postgres: sizes a private cluster's max_connections; 0 = its default
+  // solo: the checkpoint trigger (solo::Options::checkpoint_log_bytes in MiB
+  // and checkpoint_state_ratio); negative = the engine's default.
+  int64_t solo_checkpoint_mib = -1;
+  double solo_checkpoint_ratio = -1;
 };
 
 // Creates the backend named by `options.engine`. Throws std::invalid_argument

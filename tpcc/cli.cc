@@ -66,6 +66,10 @@ options:
                        SQL executor, logging, handing out answers, waiting...
                        (perf.data next to --json, else owner-profile.perf.data)
   --after-load         check: include condition 11 (holds only right after load)
+  --solo-checkpoint-mib N, --solo-checkpoint-ratio K
+                       solo: checkpoint once the log since the last one reaches
+                       max(N MiB, K x the last checkpoint's size) (default 64, 2;
+                       K 0: every N MiB, the old trigger)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
   --pg-url URL         postgres: use this existing server (libpq URI or
@@ -202,6 +206,14 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto text = take_value();
       if (!text) return std::nullopt;
       options.json_path = *text;
+    } else if (flag == "--solo-checkpoint-mib") {
+      auto number = take_int(0, INT64_MAX);
+      if (!number) return std::nullopt;
+      options.backend.solo_checkpoint_mib = *number;
+    } else if (flag == "--solo-checkpoint-ratio") {
+      auto number = take_int(0, 1000);
+      if (!number) return std::nullopt;
+      options.backend.solo_checkpoint_ratio = static_cast<double>(*number);
     } else if (flag == "--sqlite-profile") {
       auto text = take_value();
       if (!text) return std::nullopt;

@@ -208,7 +208,8 @@ class SoloConnection final : public Connection {
 
 }  // namespace
 
-SoloBackend::SoloBackend(const BackendOptions& options) {
+SoloBackend::SoloBackend(const BackendOptions& options)
+    : checkpoint_mib_(options.solo_checkpoint_mib), checkpoint_ratio_(options.solo_checkpoint_ratio) {
   if (!options.dir.empty()) {
     dir_ = options.dir;
   } else {
@@ -228,6 +229,8 @@ void SoloBackend::open() {
   rss_before_open_ = resident_bytes();
   solo::Options options;
   options.dir = dir_;
+  if (checkpoint_mib_ >= 0) options.checkpoint_log_bytes = static_cast<uint64_t>(checkpoint_mib_) << 20;
+  if (checkpoint_ratio_ >= 0) options.checkpoint_state_ratio = checkpoint_ratio_;
   auto opened = solo::Database::open(options);
   if (!opened.ok()) throw BackendError("solo: cannot open " + dir_ + ": " + opened.status().ToString());
   db_ = std::move(opened.value());
@@ -265,9 +268,11 @@ std::string SoloBackend::describe_config() const {
   const solo::Options& options = db_->options();
   return fmt::format(
       "in-memory state; owner thread; redo log + checkpoints in {} (segments {} x {} KiB, "
-      "checkpoint every {} KiB of log); reclaim_batch={}; reuse_retired={}",
+      "checkpoint after max({} KiB, {} x checkpoint size) of log); reclaim_batch={}; "
+      "reuse_retired={}",
       options.dir, options.log_segments, options.log_segment_bytes / 1024,
-      options.checkpoint_log_bytes / 1024, options.reclaim_batch, options.reuse_retired);
+      options.checkpoint_log_bytes / 1024, options.checkpoint_state_ratio, options.reclaim_batch,
+      options.reuse_retired);
 }
 
 void SoloBackend::begin_measurement() {
@@ -276,6 +281,9 @@ void SoloBackend::begin_measurement() {
   idle_ns_at_start_ = stats.owner_idle_ns;
   owner_cpu_ns_at_start_ = stats.owner_cpu_ns;
   writes_at_start_ = stats.commits + stats.rollbacks;
+  checkpoints_at_start_ = stats.checkpoints;
+  round_times_at_start_ = stats.round_times;
+  round_times_checkpoint_at_start_ = stats.round_times_checkpoint;
 }
 
 std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
@@ -286,6 +294,10 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
   double added = static_cast<double>(resident_bytes() - rss_before_open_);
   double owner_cpu = static_cast<double>(stats.owner_cpu_ns - owner_cpu_ns_at_start_);
   double writes = static_cast<double>(stats.commits + stats.rollbacks - writes_at_start_);
+  // Rounds of the measured window, by whether a checkpoint was being written.
+  solo::RoundTimes quiet = stats.round_times.since(round_times_at_start_);
+  solo::RoundTimes busy_ckpt = stats.round_times_checkpoint.since(round_times_checkpoint_at_start_);
+  auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
   return {
       {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
       // The share of the window the owner was on a core (busy counts the
@@ -299,6 +311,16 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"log_syncs", static_cast<double>(stats.log_syncs)},
       {"log_bytes", static_cast<double>(stats.log_bytes)},
       {"checkpoints", static_cast<double>(stats.checkpoints)},
+      {"checkpoints_in_window", static_cast<double>(stats.checkpoints - checkpoints_at_start_)},
+      {"checkpoint_trigger_bytes", static_cast<double>(stats.checkpoint_trigger_bytes)},
+      {"log_segments", static_cast<double>(stats.log_segments)},
+      {"recovery_s", static_cast<double>(stats.recovery_ns) / 1e9},
+      {"rounds_no_ckpt", static_cast<double>(quiet.count())},
+      {"rounds_ckpt", static_cast<double>(busy_ckpt.count())},
+      {"round_p50_us_no_ckpt", us(quiet.quantile_ns(0.50))},
+      {"round_p99_us_no_ckpt", us(quiet.quantile_ns(0.99))},
+      {"round_p50_us_ckpt", us(busy_ckpt.quantile_ns(0.50))},
+      {"round_p99_us_ckpt", us(busy_ckpt.quantile_ns(0.99))},
   };
 }
 

@@ -19,11 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "solo/database.h"
 #include "tpcc/backend.h"
-
-namespace solo {
-class Database;
-}
 
 namespace tpcc {
 
@@ -47,7 +44,10 @@ class SoloBackend final : public Backend {
   std::string describe_config() const override;
   // owner_utilization (busy share of the owner thread in the measured
   // window), state_bytes (encoded rows and keys), rss_over_state (resident
-  // bytes the engine added since it was opened, over state bytes).
+  // bytes the engine added since it was opened, over state bytes), the log
+  // and checkpoint counters, and the owner's round durations in the window
+  // with and without a checkpoint being written (round_p50_us_*,
+  // round_p99_us_*, rounds_*; suffix _ckpt / _no_ckpt).
   std::vector<std::pair<std::string, double>> metrics() override;
   void begin_measurement() override;
 
@@ -56,11 +56,16 @@ class SoloBackend final : public Backend {
 
   std::unique_ptr<solo::Database> db_;
   std::string dir_;  // the log and checkpoints
+  int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
+  double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default
   int64_t rss_before_open_ = 0;
   uint64_t busy_ns_at_start_ = 0;
   uint64_t idle_ns_at_start_ = 0;
   uint64_t owner_cpu_ns_at_start_ = 0;
   uint64_t writes_at_start_ = 0;
+  uint64_t checkpoints_at_start_ = 0;
+  solo::RoundTimes round_times_at_start_;
+  solo::RoundTimes round_times_checkpoint_at_start_;
 };
 
 }  // namespace tpcc

@@ -1,5 +1,9 @@
 #include "checkpointer.h"
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -11,8 +15,8 @@
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn)
-    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log) {
+                           LogWriter* log, uint64_t last_checkpoint_lsn, int nice)
+    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log), nice_(nice) {
   last_lsn_.store(last_checkpoint_lsn);
 }
 
@@ -46,22 +50,48 @@ void Checkpointer::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
+  stop_provisioning_.store(true, std::memory_order_relaxed);
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
 void Checkpointer::thread_main() {
+  pthread_setname_np(pthread_self(), "solo-ckpt");
+  // Below the owner (Options::checkpoint_nice); on Linux the nice value is
+  // per thread. A failure (not expected: raising it is always allowed)
+  // only leaves the priority as it was.
+  if (nice_ != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
+  // The ring for the recovered checkpoint's size (a no-op once it exists).
+  provision_log();
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     cv_.wait(lock, [this] { return requested_ > finished_ || stopping_; });
     if (stopping_) break;
     uint64_t serving = requested_;
     lock.unlock();
+    running_.store(true, std::memory_order_relaxed);
     Status status = checkpoint_once();
+    running_.store(false, std::memory_order_relaxed);
     lock.lock();
     finished_ = serving;
     last_status_ = status;
     cv_.notify_all();
+    if (status.ok() && !stopping_) {
+      // The next interval may be longer: make room for it before it is needed.
+      lock.unlock();
+      provision_log();
+      lock.lock();
+    }
+  }
+}
+
+void Checkpointer::provision_log() {
+  if (fatal_->failed()) return;
+  Status status = log_->provision(&stop_provisioning_);
+  if (!status.ok()) {
+    // A failed write to the log's files is fatal like any other (invariant 7).
+    fatal_->set(status);
+    db_->wake_owner();
   }
 }
 
@@ -83,7 +113,7 @@ Status Checkpointer::checkpoint_once() {
   }
   last_lsn_.store(info.lsn, std::memory_order_relaxed);
   completed_count_.fetch_add(1, std::memory_order_relaxed);
-  log_->checkpointed(info.lsn);
+  log_->checkpointed(info.lsn, info.bytes);
   // Older checkpoints are no longer needed (the new one is durable, renamed
   // and its directory entry synced). A failure to remove one is harmless.
   std::vector<std::string> names;

@@ -1,8 +1,9 @@
 // The checkpointer thread: on request (the log grew by
-// Options::checkpoint_log_bytes, or Database::checkpoint()) it holds the
-// newest published snapshot, writes it with write_checkpoint(), tells the
-// log writer which rounds it covers (their segments become reusable) and
-// removes older checkpoints. A failure is fatal (invariant 7).
+// LogWriter::checkpoint_trigger_bytes(), or Database::checkpoint()) it holds
+// the newest published snapshot, writes it with write_checkpoint(), tells
+// the log writer which rounds it covers (their segments become reusable)
+// and removes older checkpoints; then it preallocates log segments for the
+// next interval (LogWriter::provision). A failure is fatal (invariant 7).
 #pragma once
 
 #include <atomic>
@@ -22,8 +23,9 @@ class LogWriter;
 
 class Checkpointer {
  public:
+  // nice: the thread's nice value (Options::checkpoint_nice).
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn);
+               uint64_t last_checkpoint_lsn, int nice);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -39,10 +41,14 @@ class Checkpointer {
 
   uint64_t completed() const { return completed_count_.load(std::memory_order_relaxed); }
   uint64_t last_lsn() const { return last_lsn_.load(std::memory_order_relaxed); }
+  // A checkpoint is being written now. Any thread (the owner reads it once
+  // per round to file the round's duration).
+  bool running() const { return running_.load(std::memory_order_relaxed); }
 
  private:
   void thread_main();
   Status checkpoint_once();
+  void provision_log();
 
   // Immutable after construction.
   DbImpl* const db_;
@@ -50,6 +56,7 @@ class Checkpointer {
   const std::string dir_;
   FatalError* const fatal_;
   LogWriter* const log_;
+  const int nice_;
 
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -60,6 +67,8 @@ class Checkpointer {
   std::thread thread_;
   std::atomic<uint64_t> last_lsn_{0};
   std::atomic<uint64_t> completed_count_{0};
+  std::atomic<bool> running_{false};
+  std::atomic<bool> stop_provisioning_{false};  // stop(): close need not wait for preallocation
 };
 
 }  // namespace solo::internal

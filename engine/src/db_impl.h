@@ -5,6 +5,7 @@
 
 #include <time.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -123,6 +124,7 @@ class DbImpl {
   void push(WriteRequest* request);
   void wait(WriteRequest* request);
   void store_stats();
+  void note_round_time(uint64_t ns, bool checkpoint_running);
 
   // Immutable after construction.
   const Options options_;
@@ -188,6 +190,15 @@ class DbImpl {
         busy_ns{0}, idle_ns{0}, owner_sleeps{0};
   };
   SharedStats shared_stats_;
+  // Round durations ([0]: no checkpoint running, [1]: one was), written by
+  // the owner only (a relaxed load and store: no locked instruction),
+  // read by stats().
+  std::array<std::array<std::atomic<uint64_t>, RoundTimes::kBuckets>, 2> round_counts_{};
+  // Set by open_durable() before any reader can see the Database.
+  uint64_t recovery_ns_ = 0;
+  uint64_t recovered_checkpoint_bytes_ = 0;
+  uint64_t replayed_rounds_ = 0;
+  uint64_t replayed_log_bytes_ = 0;
 };
 
 }  // namespace solo::internal

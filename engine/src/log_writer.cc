@@ -34,6 +34,20 @@ Status LogWriter::open(LogState state) {
     if (!file.ok()) return file.status();
     segments_.push_back(Segment{info, std::move(*file)});
   }
+  uint32_t next_slot = 0;
+  uint64_t ring_bytes = 0;
+  for (const Segment& segment : segments_) {
+    next_slot = std::max(next_slot, segment.info.slot + 1);
+    ring_bytes += segment.info.bytes;
+  }
+  next_slot_.store(next_slot);
+  ring_bytes_.store(ring_bytes);
+  checkpoint_bytes_.store(state.checkpoint_bytes);
+  // The log recovery replayed counts toward the next checkpoint: a process
+  // that is restarted before its own log reaches the trigger (a crash loop,
+  // short runs) must not let the log after the last checkpoint, and with it
+  // recovery time and the ring, grow without bound.
+  bytes_since_checkpoint_ = state.replayed_bytes;
   for (uint32_t index : state.chain) chain_.push_back(index);
   next_seq_ = state.next_seq;
   durable_lsn_.store(state.next_lsn - 1);
@@ -47,9 +61,53 @@ Status LogWriter::open(LogState state) {
   return Status::OK();
 }
 
+uint64_t LogWriter::checkpoint_trigger_bytes() const {
+  if (options_.checkpoint_log_bytes == 0) return 0;
+  double proportional = options_.checkpoint_state_ratio *
+                        static_cast<double>(checkpoint_bytes_.load(std::memory_order_relaxed));
+  return std::max(options_.checkpoint_log_bytes, static_cast<uint64_t>(proportional));
+}
+
+uint64_t LogWriter::ring_target_bytes() const {
+  const uint64_t segment_bytes = align_page(options_.log_segment_bytes);
+  const uint64_t minimum = segment_bytes * std::max<uint32_t>(options_.log_segments, 2);
+  const uint64_t trigger = checkpoint_trigger_bytes();
+  return std::max(minimum, trigger + trigger / 2 + 2 * segment_bytes);
+}
+
+Status LogWriter::provision(const std::atomic<bool>* stop) {
+  const uint64_t segment_bytes = align_page(options_.log_segment_bytes);
+  while (ring_bytes_.load(std::memory_order_relaxed) < ring_target_bytes() &&
+         !stop->load(std::memory_order_relaxed)) {
+    Segment segment;
+    Status status = make_segment_file(segment_bytes, &segment);
+    if (!status.ok()) return status;
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    spares_.push_back(std::move(segment));
+  }
+  return Status::OK();
+}
+
+void LogWriter::adopt_spares() {
+  std::lock_guard<std::mutex> lock(spare_mutex_);
+  if (spares_.empty()) return;
+  for (Segment& segment : spares_) segments_.push_back(std::move(segment));
+  spares_.clear();
+  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+}
+
 Status LogWriter::create_segment(uint64_t bytes, size_t* index) {
-  uint32_t slot = 0;
-  for (const Segment& segment : segments_) slot = std::max(slot, segment.info.slot + 1);
+  Segment segment;
+  Status status = make_segment_file(bytes, &segment);
+  if (!status.ok()) return status;
+  segments_.push_back(std::move(segment));
+  *index = segments_.size() - 1;
+  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Status LogWriter::make_segment_file(uint64_t bytes, Segment* segment) {
+  const uint32_t slot = next_slot_.fetch_add(1, std::memory_order_relaxed);
   std::string path = path_of(slot);
   auto file = fs_->open(path, OpenMode::kCreate);
   if (!file.ok()) return file.status();
@@ -64,12 +122,11 @@ Status LogWriter::create_segment(uint64_t bytes, size_t* index) {
   Status status = (*file)->sync();
   if (status.ok()) status = fs_->sync_dir(dir_);
   if (!status.ok()) return status;
-  LogSegment info;
-  info.slot = slot;
-  info.bytes = bytes;
-  segments_.push_back(Segment{info, std::move(*file)});
-  *index = segments_.size() - 1;
-  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+  segment->info = LogSegment{};
+  segment->info.slot = slot;
+  segment->info.bytes = bytes;
+  segment->file = std::move(*file);
+  ring_bytes_.fetch_add(bytes, std::memory_order_relaxed);
   return Status::OK();
 }
 
@@ -118,8 +175,8 @@ void LogWriter::thread_main() {
     }
     writing_.clear();
     on_progress_();
-    if (options_.checkpoint_log_bytes > 0 &&
-        bytes_since_checkpoint_ >= options_.checkpoint_log_bytes) {
+    const uint64_t trigger = checkpoint_trigger_bytes();
+    if (trigger > 0 && bytes_since_checkpoint_ >= trigger) {
       bytes_since_checkpoint_ = 0;
       want_checkpoint_();
     }
@@ -192,6 +249,7 @@ Status LogWriter::write_frames(std::string* frames) {
 Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
   // Segments whose rounds are all in a checkpoint become free: segment i of
   // the chain ends where segment i+1 begins.
+  adopt_spares();  // segments the checkpointer preallocated
   uint64_t checkpoint_lsn = checkpoint_lsn_.load(std::memory_order_acquire);
   std::vector<bool> in_chain(segments_.size(), false);
   size_t drop = 0;

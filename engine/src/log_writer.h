@@ -2,9 +2,9 @@
 // segment ring, one write and one fdatasync per batch of rounds, and reports
 // the durable LSN (engine/README.md "Durability", invariants 4 and 7).
 //
-// Threads: submit() is called by the owner; checkpointed() by the
-// checkpointer; durable_lsn() by anyone; everything else before start() or
-// after stop().
+// Threads: submit() is called by the owner; checkpointed() and provision()
+// by the checkpointer; durable_lsn() and the counters by anyone; everything
+// else before start() or after stop().
 #pragma once
 
 #include <atomic>
@@ -39,13 +39,17 @@ struct LogState {
   uint64_t next_lsn = 1;             // LSN of the next round to log
   uint64_t next_seq = 1;             // seq of the next segment to start
   uint64_t checkpoint_lsn = 0;       // rounds up to this are in a complete checkpoint
+  uint64_t checkpoint_bytes = 0;     // size of that checkpoint's file (0: none)
+  // What recovery replayed from the log (for Stats).
+  uint64_t replayed_rounds = 0;
+  uint64_t replayed_bytes = 0;       // frame payload bytes
 };
 
 class LogWriter {
  public:
   // on_progress: called on the sync thread after each batch (durable or failed).
   // want_checkpoint: called on the sync thread when the log has grown by
-  // options.checkpoint_log_bytes since the last request.
+  // checkpoint_trigger_bytes() since the last request.
   LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
             std::function<void()> on_progress, std::function<void()> want_checkpoint);
   ~LogWriter();
@@ -62,14 +66,35 @@ class LogWriter {
   void submit(std::string* frames, uint64_t last_lsn);
   // Every round <= this LSN is durable. Any thread.
   uint64_t durable_lsn() const { return durable_lsn_.load(std::memory_order_seq_cst); }
-  // Checkpointer: rounds <= lsn are in a complete, durable checkpoint, so
-  // segments holding only such rounds may be reused.
-  void checkpointed(uint64_t lsn) { checkpoint_lsn_.store(lsn, std::memory_order_release); }
+  // Checkpointer: rounds <= lsn are in a complete, durable checkpoint of
+  // `bytes` bytes, so segments holding only such rounds may be reused, and
+  // the next checkpoint is due after checkpoint_trigger_bytes() of log.
+  void checkpointed(uint64_t lsn, uint64_t bytes) {
+    checkpoint_bytes_.store(bytes, std::memory_order_relaxed);
+    checkpoint_lsn_.store(lsn, std::memory_order_release);
+  }
+  // The log since the last checkpoint request after which the next one is
+  // requested: max(checkpoint_log_bytes, checkpoint_state_ratio x the last
+  // checkpoint's size); 0: never (checkpoint_log_bytes = 0). Any thread.
+  uint64_t checkpoint_trigger_bytes() const;
+  // The ring size that holds the log between two checkpoints without
+  // growing: the trigger, half of it again for the log written while a
+  // checkpoint is being written, and two segments for the partly covered
+  // ones at both ends; at least options.log_segments segments. Any thread.
+  uint64_t ring_target_bytes() const;
+  // Checkpointer thread, after start(): preallocates segment files (zeros,
+  // fdatasync, directory sync) until the ring holds ring_target_bytes(), so
+  // that the sync thread does not have to grow it (a zero-filled segment
+  // costs the sync thread a stall of ~32 MiB of writes). They join the ring
+  // the next time the sync thread starts a segment. Returns early (OK) once
+  // *stop is true; IOError if a file operation fails.
+  Status provision(const std::atomic<bool>* stop);
   // Writes what was submitted, then stops the thread. Idempotent.
   void stop();
 
   uint64_t syncs() const { return syncs_.load(std::memory_order_relaxed); }
   uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
+  // Segment files in the ring, and those provisioned but not yet taken in.
   uint32_t segment_count() const { return segment_count_.load(std::memory_order_relaxed); }
 
  private:
@@ -81,6 +106,9 @@ class LogWriter {
   Status write_frames(std::string* frames);
   Status start_segment(uint64_t first_lsn, uint64_t min_bytes);
   Status create_segment(uint64_t bytes, size_t* index);
+  // Any thread: a new zero-filled, synced segment file in the next free slot.
+  Status make_segment_file(uint64_t bytes, Segment* segment);
+  void adopt_spares();
   std::string path_of(uint32_t slot) const;
 
   // Immutable after construction.
@@ -102,6 +130,11 @@ class LogWriter {
   std::string out_;  // one write's bytes (frames, CRCs, sector padding)
 
   // Shared.
+  std::mutex spare_mutex_;
+  std::vector<Segment> spares_;            // guarded by spare_mutex_: provisioned, not in segments_
+  std::atomic<uint32_t> next_slot_{0};     // slot number of the next segment file
+  std::atomic<uint64_t> ring_bytes_{0};    // bytes of all segment files (ring + spares)
+  std::atomic<uint64_t> checkpoint_bytes_{0};
   std::mutex mutex_;
   std::condition_variable cv_;
   std::string handoff_;          // guarded by mutex_

@@ -141,6 +141,7 @@ TEST_CASE("checkpoints make segments reusable; recovery = checkpoint + log") {
   test::TempDir dir;
   Options options = dir_options(dir.path);
   options.checkpoint_log_bytes = 96 * 1024;
+  options.checkpoint_state_ratio = 0;  // a fixed interval: many checkpoints
   std::string before;
   TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::VarChar("name", 40), ColumnDef::Text("pad")}, {0}};
   {
@@ -178,6 +179,108 @@ TEST_CASE("checkpoints make segments reusable; recovery = checkpoint + log") {
   REQUIRE(checkpoints == 1);  // older ones are removed
   auto db = test::open_dir(options);
   REQUIRE(test::dump_state(*db) == before);
+}
+
+// Writes `rounds` rounds that each replace one of `rows` 1 KB rows.
+void churn(Database& db, int rows, int rounds) {
+  TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::Text("pad")}, {0}};
+  TableId table = 0;
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              const TableInfo* found = txn.catalog().find_table("blobs");
+              if (found != nullptr) {
+                table = found->id;
+                return Status::OK();
+              }
+              auto made = txn.create_table(schema);
+              if (made.ok()) table = *made;
+              return made.status();
+            }).ok());
+  for (int round = 0; round < rounds; ++round) {
+    REQUIRE(db.write([&](WriteTxn& txn) {
+                int64_t id = round % rows;
+                Row row{Value::Int(id), Value::String(std::string(1000, 'a' + round % 26))};
+                std::string_view ignored;
+                if (txn.get(table, test::int_key(schema, id), &ignored).ok()) {
+                  return txn.update(table, test::int_key(schema, id), row);
+                }
+                return txn.insert(table, row);
+              }).ok());
+  }
+}
+
+TEST_CASE("the checkpoint trigger is proportional to the state; the ring is sized for it") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.checkpoint_log_bytes = 32 * 1024;  // the floor
+  options.checkpoint_state_ratio = 2.0;
+  std::string before;
+  uint64_t checkpoint_bytes = 0;
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().checkpoint_trigger_bytes == 32 * 1024);  // no checkpoint yet: the floor
+    // 400 rows of ~1 KB: a checkpoint of ~400 KB, so a trigger of ~800 KB.
+    churn(*db, 400, 400);
+    REQUIRE(db->checkpoint().ok());
+    Stats stats = db->stats();
+    INFO("trigger " << stats.checkpoint_trigger_bytes);
+    REQUIRE(stats.checkpoint_trigger_bytes > 2 * 400 * 1000);
+    REQUIRE(stats.checkpoint_trigger_bytes < 2 * 400 * 1200);
+    checkpoint_bytes = stats.checkpoint_trigger_bytes / 2;
+    // ~2.4 MB of log (one 1 KB row per round, each write padded to 512 B):
+    // about 3 checkpoints by the trigger, where the floor alone would make ~75.
+    const uint64_t checkpoints_before = stats.checkpoints;
+    churn(*db, 400, 2000);
+    // The checkpointer sized the ring for 1.5 intervals + 2 segments
+    // before it was needed, so the sync thread never had to grow it.
+    stats = db->stats();
+    INFO("checkpoints " << stats.checkpoints - checkpoints_before << " segments "
+                        << stats.log_segments << " log bytes " << stats.log_bytes);
+    REQUIRE(stats.checkpoints - checkpoints_before >= 1);
+    REQUIRE(stats.checkpoints - checkpoints_before <= 6);
+    const uint64_t target = stats.checkpoint_trigger_bytes * 3 / 2 + 2 * options.log_segment_bytes;
+    REQUIRE(stats.log_segments * options.log_segment_bytes >= target);
+    REQUIRE(stats.log_segments * options.log_segment_bytes <= target + 2 * options.log_segment_bytes);
+    before = test::dump_state(*db);
+  }
+  // Recovery replays at most ~one interval of log after the checkpoint and
+  // knows the checkpoint's size again (the trigger does not fall back to the floor).
+  auto db = test::open_dir(options);
+  REQUIRE(test::dump_state(*db) == before);
+  Stats stats = db->stats();
+  INFO("replayed " << stats.replayed_log_bytes << " checkpoint " << stats.recovered_checkpoint_bytes);
+  REQUIRE(stats.recovered_checkpoint_bytes > 0);
+  REQUIRE(stats.replayed_log_bytes <= 2 * stats.checkpoint_trigger_bytes);
+  REQUIRE(stats.checkpoint_trigger_bytes >= checkpoint_bytes);
+}
+
+TEST_CASE("short sessions: the replayed log counts toward the next checkpoint") {
+  // Each session writes less log than the trigger and closes without a
+  // checkpoint (like a process killed early, again and again). The log
+  // recovery replays must still lead to a checkpoint, so that what the
+  // next recovery replays stays bounded instead of growing session by session.
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.checkpoint_log_bytes = 256 * 1024;
+  options.checkpoint_state_ratio = 0;  // the fixed trigger only
+  uint64_t most_replayed = 0;
+  uint64_t checkpoints = 0;
+  for (int session = 0; session < 10; ++session) {
+    auto db = test::open_dir(options);
+    const uint64_t replayed = db->stats().replayed_log_bytes;
+    most_replayed = std::max(most_replayed, replayed);
+    churn(*db, 50, 100);  // ~100-150 KB of log: under the trigger by itself
+    Stats stats = db->stats();
+    if (replayed + stats.log_bytes >= options.checkpoint_log_bytes) {
+      // The trigger was reached: let the checkpoint finish before closing.
+      for (int wait = 0; wait < 500 && db->stats().checkpoints == 0; ++wait) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    checkpoints += db->stats().checkpoints;
+  }
+  INFO("checkpoints " << checkpoints << ", most replayed " << most_replayed);
+  REQUIRE(checkpoints >= 2);
+  REQUIRE(most_replayed <= 2 * options.checkpoint_log_bytes);
 }
 
 TEST_CASE("Database::checkpoint, then more rounds, then reopen") {

@@ -75,6 +75,12 @@ Status FaultFileSystem::check_op(bool mutating, const std::string& path) {
       return Status::IOError("crashed (fault injection): " + path);
     }
     ops_++;
+  } else {
+    if (read_crash_at_ >= 0 && reads_ >= read_crash_at_) {
+      crashed_ = true;
+      return Status::IOError("crashed (fault injection): " + path);
+    }
+    reads_++;
   }
   return Status::OK();
 }
@@ -177,6 +183,16 @@ void FaultFileSystem::enospc_after_bytes(int64_t bytes) {
 void FaultFileSystem::crash_after_ops(int64_t ops) {
   std::lock_guard<std::mutex> lock(mutex_);
   crash_at_ = ops < 0 ? -1 : ops_ + ops;
+}
+
+void FaultFileSystem::crash_after_reads(int64_t reads) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  read_crash_at_ = reads < 0 ? -1 : reads_ + reads;
+}
+
+int64_t FaultFileSystem::reads() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return reads_;
 }
 
 void FaultFileSystem::hold_writes_to(const std::string& part) {
@@ -282,6 +298,7 @@ void FaultFileSystem::crash(CrashMode mode, uint32_t seed) {
   sync_budget_ = -1;
   byte_budget_ = -1;
   crash_at_ = -1;
+  read_crash_at_ = -1;
   crashed_ = false;
 }
 

@@ -52,6 +52,10 @@ class FaultFileSystem final : public FileSystem {
   void fail_sync_after(int64_t syncs);         // the sync after `syncs` more succeed fails (EIO)
   void enospc_after_bytes(int64_t bytes);      // writes fail with ENOSPC once this many more were written
   void crash_after_ops(int64_t ops);           // mutating operation number `ops` (from now) and all later fail
+  // The same for reading operations (read, size, list): a crash while
+  // recovery reads the checkpoint or replays the log, where it writes nothing.
+  void crash_after_reads(int64_t reads);
+  int64_t reads() const;                       // reading operations so far
   bool crashed() const;
   // Writes to paths containing `part` block until release_writes() (a slow
   // device for one kind of file); held_writes() counts the blocked ones.
@@ -87,6 +91,8 @@ class FaultFileSystem final : public FileSystem {
   int64_t byte_budget_ = -1;
   int64_t crash_at_ = -1;
   int64_t ops_ = 0;
+  int64_t read_crash_at_ = -1;
+  int64_t reads_ = 0;
   bool crashed_ = false;
   uint64_t write_seq_ = 0;
   int64_t written_ = 0;

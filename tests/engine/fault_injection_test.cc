@@ -28,6 +28,7 @@ Options fault_options(FaultFileSystem* fs) {
   options.log_segment_bytes = 8 * 1024;
   options.log_segments = 2;
   options.checkpoint_log_bytes = 6 * 1024;
+  options.checkpoint_state_ratio = 0;  // a fixed interval: checkpoints at many crash points
   return options;
 }
 

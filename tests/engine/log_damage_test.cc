@@ -159,6 +159,14 @@ TEST_CASE("the owner never stops for a checkpoint; rounds after it come from the
   }
   REQUIRE(db->stats().checkpoints == 0);
   REQUIRE(fs.held_writes() == 1);
+  // Those 200 rounds ran while a checkpoint was being written, and are
+  // filed so in the owner's round times.
+  {
+    Stats during = db->stats();
+    REQUIRE(during.round_times_checkpoint.count() >= 200);
+    REQUIRE(during.round_times_checkpoint.quantile_ns(0.99) > 0);
+    REQUIRE(during.round_times.count() > 0);  // the rounds before it
+  }
   fs.release_writes();
   checkpointer.join();
   REQUIRE(checkpointed.ok());

@@ -5,6 +5,7 @@
 // count failures instead.
 #include "round_signal.h"
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -136,4 +137,31 @@ TEST_CASE("16 writers: each gets its own answer, at most one wake-up call per ro
               return Status::OK();
             }).ok());
   CHECK(rows == static_cast<int64_t>(commits));
+}
+
+TEST_CASE("RoundTimes: buckets are at most 1/8 wide, quantiles land in the right bucket") {
+  for (uint64_t ns : {uint64_t{0}, uint64_t{7}, uint64_t{8}, uint64_t{15}, uint64_t{16}, uint64_t{1000},
+                      uint64_t{123456789}, UINT64_MAX}) {
+    size_t bucket = RoundTimes::bucket_of(ns);
+    INFO("ns " << ns << " bucket " << bucket);
+    REQUIRE(bucket < RoundTimes::kBuckets);
+    REQUIRE(RoundTimes::bucket_low(bucket) <= ns);
+    if (bucket + 1 < RoundTimes::kBuckets) {
+      uint64_t next = RoundTimes::bucket_low(bucket + 1);
+      REQUIRE(ns < next);
+      REQUIRE(next - RoundTimes::bucket_low(bucket) <= std::max<uint64_t>(1, RoundTimes::bucket_low(bucket) / 8));
+    }
+  }
+  RoundTimes times;
+  REQUIRE(times.quantile_ns(0.99) == 0);
+  for (int round = 0; round < 990; ++round) times.counts[RoundTimes::bucket_of(10'000)]++;
+  for (int round = 0; round < 10; ++round) times.counts[RoundTimes::bucket_of(1'000'000)]++;
+  REQUIRE(times.count() == 1000);
+  REQUIRE(times.quantile_ns(0.5) >= 9'500);
+  REQUIRE(times.quantile_ns(0.5) <= 10'700);
+  REQUIRE(times.quantile_ns(0.99) <= 10'700);   // the 990th of 1000 is still 10 us
+  REQUIRE(times.quantile_ns(0.995) >= 950'000);  // the 995th is 1 ms
+  RoundTimes later = times;
+  later.counts[RoundTimes::bucket_of(10'000)] += 5;
+  REQUIRE(later.since(times).count() == 5);
 }

@@ -96,3 +96,18 @@ TEST_CASE("postgres: --pg-url names a server; the terminals size a private clust
   CHECK(error_of({"run", "--pg-url="}).find("--pg-url needs") != std::string::npos);
   CHECK(tpcc::usage_text().find("--pg-url URL") != std::string::npos);
 }
+
+TEST_CASE("solo's checkpoint trigger flags") {
+  std::string error;
+  auto options = parse_cli({"run", "--engine", "solo", "--solo-checkpoint-mib", "8",
+                            "--solo-checkpoint-ratio", "0"},
+                           &error);
+  REQUIRE(options);
+  CHECK(options->backend.solo_checkpoint_mib == 8);
+  CHECK(options->backend.solo_checkpoint_ratio == 0.0);
+  auto defaults = parse_cli({"run", "--engine", "solo"}, &error);
+  REQUIRE(defaults);
+  CHECK(defaults->backend.solo_checkpoint_mib < 0);  // the engine's default
+  CHECK(defaults->backend.solo_checkpoint_ratio < 0);
+  CHECK(error_of({"run", "--solo-checkpoint-ratio", "-1"}) != "");
+}

@@ -2,6 +2,7 @@
 // snapshots that any thread may read. See engine/README.md for the invariants.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -42,13 +43,45 @@ struct Options {
   // The file system used for `dir`; nullptr: posix_file_system(). Must
   // outlive the Database (tests pass a fault-injecting one).
   FileSystem* fs = nullptr;
-  // Size of each preallocated log segment, and how many to preallocate. The
-  // ring grows by a segment when checkpoints lag behind.
+  // Size of each preallocated log segment, and how many to preallocate at
+  // least. The checkpointer preallocates more as the state grows (enough
+  // for 1.5 checkpoint intervals of log, see engine/README.md
+  // "Checkpoint trigger"); the ring also grows by a segment when
+  // checkpoints lag behind.
   uint64_t log_segment_bytes = uint64_t{32} << 20;
   uint32_t log_segments = 4;
-  // Start a checkpoint each time the log has grown by this much (0: only
-  // Database::checkpoint()).
+  // Start a checkpoint once the log written since the last one reaches
+  // max(checkpoint_log_bytes, checkpoint_state_ratio x the size of the last
+  // checkpoint file): the log to replay stays proportional to the state, so
+  // recovery reads at most ~(1 + ratio) x the state, and checkpoints write
+  // 1 / ratio bytes per byte of log. checkpoint_log_bytes = 0: only
+  // Database::checkpoint(); ratio 0: a fixed interval of checkpoint_log_bytes.
   uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
+  double checkpoint_state_ratio = 2.0;
+  // Nice value of the checkpointer thread (0: the process's). Encoding a
+  // snapshot is CPU-bound for seconds; on a machine with few cores a
+  // checkpointer at the owner's priority takes the owner's core and its
+  // rounds take longer. Raising the nice value needs no privilege.
+  int checkpoint_nice = 10;
+};
+
+// How long the owner's rounds took, from taking the batch to sealing it
+// (running the transactions, handing the frame to the log writer, reclaim;
+// not the wait for the fdatasync): a log-linear histogram with 8 buckets per
+// power of two, so a quantile is within ~6% of the true value.
+struct RoundTimes {
+  static constexpr size_t kBuckets = 496;  // covers every uint64_t
+  std::array<uint64_t, kBuckets> counts{};
+
+  // The bucket that holds `ns`, and the smallest value it holds.
+  static size_t bucket_of(uint64_t ns);
+  static uint64_t bucket_low(size_t bucket);
+  uint64_t count() const;
+  // The q-quantile (0 < q <= 1) in ns: the middle of the bucket that holds
+  // the ceil(q x count)-th smallest duration; 0 if there are none.
+  uint64_t quantile_ns(double q) const;
+  // These counts minus `earlier`'s (the rounds of a measured window).
+  RoundTimes since(const RoundTimes& earlier) const;
 };
 
 // Counters, read with relaxed atomics: each is exact, the set is not one instant.
@@ -73,6 +106,17 @@ struct Stats {
   uint64_t checkpoints = 0;        // checkpoints completed since open
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
+  uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
+  // Recovery done by open(): its wall time, the checkpoint it loaded and
+  // the log it replayed after it.
+  uint64_t recovery_ns = 0;
+  uint64_t recovered_checkpoint_bytes = 0;
+  uint64_t replayed_rounds = 0;
+  uint64_t replayed_log_bytes = 0;   // frame payloads
+  // Round durations (owner thread), split by whether a checkpoint was being
+  // written when the round began or ended. In memory all go to the first.
+  RoundTimes round_times;
+  RoundTimes round_times_checkpoint;
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
