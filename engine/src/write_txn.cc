@@ -275,6 +275,44 @@ Status WriteTxn::update_encoded(TableId table, std::string_view key, std::string
   return update_checked(*info, key, row);
 }
 
+Status WriteTxn::update_columns(TableId table, std::string_view key, std::string_view row,
+                                std::span<const uint32_t> changed) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  auto holds_changed = [&](const std::vector<uint32_t>& columns) {
+    for (uint32_t column : columns) {
+      for (uint32_t changed_column : changed) {
+        if (column == changed_column) return true;
+      }
+    }
+    return false;
+  };
+  bool keys_change = holds_changed(info->schema.primary_key);
+  for (size_t index_idx = 0; index_idx < info->indexes.size() && !keys_change; ++index_idx) {
+    keys_change = holds_changed(catalog_->index(info->indexes[index_idx])->schema.columns);
+  }
+  if (keys_change) return update_checked(*info, key, row);
+  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  internal::TreePath path;
+  if (key.size() > kMaxKeyBytes || trees_[table].root == nullptr ||
+      !internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
+    return Status::NotFound("no row with that key in " + info->schema.name);
+  }
+#ifndef NDEBUG
+  {
+    std::string new_key;
+    SOLO_ASSERT(row_primary_key(info->schema, row, &new_key).ok() && new_key == key);
+  }
+#endif
+  auto* old_record = static_cast<internal::Record*>(
+      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
+  internal::Record* record = db_->make_record(row);
+  db_->tree_replace_at(table, key, &path, record);
+  db_->displace(old_record);
+  return Status::OK();
+}
+
 Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
                                 std::string_view row) {
   if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");

@@ -113,6 +113,49 @@ TEST_CASE("tables and indexes are created, found by name and kept in step") {
   });
 }
 
+TEST_CASE("update_columns: a patched row, with and without key or index columns") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
+              REQUIRE(txn.insert(people.table, person(2, "Rome", "b@x", 40)).ok());
+              return Status::OK();
+            }).ok());
+  std::string key1 = test::int_key(people.schema, 1);
+  auto patch = [&](WriteTxn& txn, std::vector<uint32_t> columns, std::vector<Value> values) {
+    std::string_view stored;
+    REQUIRE(txn.get(people.table, key1, &stored).ok());
+    std::string row;
+    REQUIRE(patch_row(people.schema, stored, columns, values, &row).ok());
+    return txn.update_columns(people.table, key1, row, columns);
+  };
+  // Age is in no key: the fast path; the index entries stay as they were.
+  REQUIRE(db->write([&](WriteTxn& txn) { return patch(txn, {3}, {Value::Int(31)}); }).ok());
+  // City is indexed: the entry moves.
+  REQUIRE(db->write([&](WriteTxn& txn) { return patch(txn, {1}, {Value::String("Rome")}); }).ok());
+  REQUIRE(ids_in_city(db.get(), people, "Rome") == std::vector<int64_t>{1, 2});
+  REQUIRE(ids_in_city(db.get(), people, "Oslo").empty());
+  // A unique index still refuses a duplicate.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                return patch(txn, {2}, {Value::String("b@x")});
+              }).IsAlreadyExists());
+  db->read([&](ReadTxn& txn) {
+    Row row;
+    REQUIRE(txn.get_row(people.table, key1, &row).ok());
+    REQUIRE(row == person(1, "Rome", "a@x", 31));
+    REQUIRE(txn.entry_count(people.by_city) == 2);
+    REQUIRE(txn.entry_count(people.by_email) == 2);
+    return Status::OK();
+  });
+  // No such row.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                std::string row;
+                REQUIRE(encode_row(people.schema, person(7, "Oslo", "z@x", 1), &row).ok());
+                uint32_t age[1] = {3};
+                return txn.update_columns(people.table, test::int_key(people.schema, 7), row, age);
+              }).IsNotFound());
+}
+
 TEST_CASE("unique indexes and primary keys refuse duplicates, NULLs excepted") {
   auto db = open_db();
   People people = create_people(db.get());

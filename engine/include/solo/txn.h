@@ -108,6 +108,12 @@ class WriteTxn : public TxnView {
   // primary or unique key belongs to another row.
   Status update(TableId table, std::string_view key, const Row& row);
   Status update_encoded(TableId table, std::string_view key, std::string_view row);
+  // update_encoded for a row that differs from the stored one only in the
+  // columns `changed` (e.g. made with patch_row): when none of them is in the
+  // primary key or an index, the key and index work is skipped (one descent,
+  // one replace). The promise is checked in debug builds.
+  Status update_columns(TableId table, std::string_view key, std::string_view row,
+                        std::span<const uint32_t> changed);
 
   // Deletes the row whose primary key is `key`. NotFound if there is none.
   Status erase(TableId table, std::string_view key);

@@ -299,7 +299,10 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
       ToEngine(value, columns[column], &scratch.row_values[idx]);
     }
     status = patch_row(level.schema, row, modify.assigned_columns, scratch.row_values, &scratch.row);
-    if (status.ok()) status = env->write->update_encoded(level.table, scratch.key, scratch.row);
+    if (status.ok()) {
+      status = env->write->update_columns(level.table, scratch.key, scratch.row,
+                                          modify.assigned_columns);
+    }
     if (status.ok() && out != nullptr && !modify.returning.empty()) {
       // RETURNING reads the row as stored: decode the columns it needs.
       status = decode_row_view(level.schema, scratch.row, scratch.columns);
