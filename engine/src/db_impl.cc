@@ -136,10 +136,15 @@ Status DbImpl::open_durable() {
   status = log_->open(std::move(state));
   if (!status.ok()) return status;
   notice_.log_notice = true;
+  // A checkpoint right after recovery when the replayed log alone reaches
+  // the trigger: a process that is opened, killed and opened again (or only
+  // opened to be read, as `tpcc check` does) would otherwise never write the
+  // log it replays into a checkpoint, and each recovery would replay more.
+  const bool checkpoint_now = log_->take_due_checkpoint();
   log_->start();
   checkpointer_->start();
   // Switch the owner to logging between two rounds (this runs on the owner).
-  return write([&](WriteTxn&) {
+  status = write([&](WriteTxn&) {
     logging_ = true;
     log_buffer_.assign(kFrameHeaderBytes, '\0');
     last_lsn_ = last_lsn;
@@ -147,6 +152,9 @@ Status DbImpl::open_durable() {
     if (published_.load(std::memory_order_relaxed)->lsn != last_lsn_) round_dirty_ = true;
     return Status::OK();
   });
+  // After that round, so that the checkpoint's state names its last round.
+  if (status.ok() && checkpoint_now) checkpointer_->request();
+  return status;
 }
 
 // --- the owner --------------------------------------------------------------

@@ -77,6 +77,14 @@ class LogWriter {
   // requested: max(checkpoint_log_bytes, checkpoint_state_ratio x the last
   // checkpoint's size); 0: never (checkpoint_log_bytes = 0). Any thread.
   uint64_t checkpoint_trigger_bytes() const;
+  // Before start(): true (and the count restarts) when the log recovery
+  // replayed already reaches the trigger, so a checkpoint is due at once.
+  bool take_due_checkpoint() {
+    const uint64_t trigger = checkpoint_trigger_bytes();
+    if (trigger == 0 || bytes_since_checkpoint_ < trigger) return false;
+    bytes_since_checkpoint_ = 0;
+    return true;
+  }
   // The ring size that holds the log between two checkpoints without
   // growing: the trigger, half of it again for the log written while a
   // checkpoint is being written, and two segments for the partly covered
