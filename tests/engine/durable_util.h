@@ -13,6 +13,23 @@
 
 namespace solo::test {
 
+// Options for a database in `dir` on the file system `fs` (a fault-injecting
+// one) with a tiny log ring (2 segments of 8 KiB), so that tests cross
+// segment and checkpoint boundaries often, and a fixed checkpoint interval
+// (0: explicit checkpoints only).
+inline Options small_log_options(FileSystem* fs, const std::string& dir,
+                                 uint64_t checkpoint_log_bytes) {
+  Options options;
+  options.check_invariants = true;
+  options.dir = dir;
+  options.fs = fs;
+  options.log_segment_bytes = 8 * 1024;
+  options.log_segments = 2;
+  options.checkpoint_log_bytes = checkpoint_log_bytes;
+  options.checkpoint_state_ratio = 0;
+  return options;
+}
+
 // A fresh directory under $TMPDIR (removed by the destructor).
 struct TempDir {
   std::string path;

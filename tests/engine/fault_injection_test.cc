@@ -20,17 +20,8 @@ namespace {
 const char* kDir = "/db";
 constexpr int kTxns = 40;
 
-Options fault_options(FaultFileSystem* fs) {
-  Options options;
-  options.check_invariants = true;
-  options.dir = kDir;
-  options.fs = fs;
-  options.log_segment_bytes = 8 * 1024;
-  options.log_segments = 2;
-  options.checkpoint_log_bytes = 6 * 1024;
-  options.checkpoint_state_ratio = 0;  // a fixed interval: checkpoints at many crash points
-  return options;
-}
+// A checkpoint every 6 KiB of log: checkpoints at many crash points.
+Options fault_options(FaultFileSystem* fs) { return test::small_log_options(fs, kDir, 6 * 1024); }
 
 TableSchema items_schema() {
   return TableSchema{"items", {ColumnDef::BigInt("id", true), ColumnDef::VarChar("pad", 200)}, {0}};

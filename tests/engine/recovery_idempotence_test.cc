@@ -30,16 +30,8 @@ TableSchema items_schema() {
   return TableSchema{"items", {ColumnDef::BigInt("id", true), ColumnDef::VarChar("pad", 200)}, {0}};
 }
 
-Options make_options(FaultFileSystem* fs) {
-  Options options;
-  options.check_invariants = true;
-  options.dir = kDir;
-  options.fs = fs;
-  options.log_segment_bytes = 8 * 1024;
-  options.log_segments = 2;
-  options.checkpoint_log_bytes = 0;  // only explicit checkpoints: the directory is deterministic
-  return options;
-}
+// Only explicit checkpoints: the directory is deterministic.
+Options make_options(FaultFileSystem* fs) { return test::small_log_options(fs, kDir, 0); }
 
 // Recovery opens with more preallocated segments than the directory has, so
 // that it has files to create.
