@@ -27,7 +27,7 @@
 namespace solo::internal {
 
 DbImpl::DbImpl(const Options& options)
-    : pool_(options.reuse_retired), writer_(&pool_), options_(options) {
+    : pool_(options.reuse_retired, options.prefault_arenas), writer_(&pool_), options_(options) {
   catalogs_.push_back(std::make_unique<Catalog>());
   catalog_ = catalogs_.back().get();
   // Generation 0: the empty database.
@@ -598,6 +598,8 @@ void DbImpl::store_stats() {
   shared_stats_.retired_pending.store(pool_.retired_pending(), relaxed);
   shared_stats_.reused.store(pool_.reused(), relaxed);
   shared_stats_.fresh.store(pool_.fresh(), relaxed);
+  shared_stats_.arenas_prefaulted.store(pool_.prefaulted_taken(), relaxed);
+  shared_stats_.arenas_made.store(pool_.arenas_made(), relaxed);
   shared_stats_.busy_ns.store(busy_ns_, relaxed);
   shared_stats_.idle_ns.store(idle_ns_, relaxed);
   shared_stats_.owner_sleeps.store(signal_.owner_sleeps(), relaxed);
@@ -617,6 +619,8 @@ Stats DbImpl::stats() const {
   stats.retired_pending = shared_stats_.retired_pending.load(relaxed);
   stats.reused_objects = shared_stats_.reused.load(relaxed);
   stats.fresh_objects = shared_stats_.fresh.load(relaxed);
+  stats.arenas_prefaulted = shared_stats_.arenas_prefaulted.load(relaxed);
+  stats.arenas_made_by_owner = shared_stats_.arenas_made.load(relaxed);
   stats.owner_busy_ns = shared_stats_.busy_ns.load(relaxed);
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
   if (log_ != nullptr) {

@@ -187,7 +187,7 @@ class DbImpl {
   struct SharedStats {
     std::atomic<uint64_t> generation{0}, rounds{0}, commits{0}, rollbacks{0}, state_bytes{0},
         node_bytes{0}, record_bytes{0}, arena_bytes{0}, retired_pending{0}, reused{0}, fresh{0},
-        busy_ns{0}, idle_ns{0}, owner_sleeps{0};
+        arenas_prefaulted{0}, arenas_made{0}, busy_ns{0}, idle_ns{0}, owner_sleeps{0};
   };
   SharedStats shared_stats_;
   // Round durations ([0]: no checkpoint running, [1]: one was), written by

@@ -1,5 +1,6 @@
 #include "object_pool.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -10,9 +11,23 @@
 
 namespace solo::internal {
 
-ObjectPool::ObjectPool(bool reuse) : reuse_(reuse), spare_(kMaxPooledBytes / kGrain + 1) {}
+ObjectPool::ObjectPool(bool reuse, int prefault_arenas)
+    : reuse_(reuse),
+      spare_(kMaxPooledBytes / kGrain + 1),
+      prefault_target_(prefault_arenas > 0 ? static_cast<size_t>(prefault_arenas) : 0) {
+  if (prefault_target_ > 0) prefaulter_ = std::thread([this] { prefault_main(); });
+}
 
 ObjectPool::~ObjectPool() {
+  if (prefaulter_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(ready_mutex_);
+      stopping_ = true;
+    }
+    ready_cv_.notify_one();
+    prefaulter_.join();
+  }
+  for (void* arena : ready_) std::free(arena);
   for (void* arena : arenas_) {
     SOLO_UNPOISON(arena, kArenaBytes);
     std::free(arena);
@@ -20,11 +35,48 @@ ObjectPool::~ObjectPool() {
   for (void* large : large_) std::free(large);
 }
 
+void* ObjectPool::new_arena() {
+  void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
+  if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
+  madvise(arena, kArenaBytes, MADV_HUGEPAGE);
+  return arena;
+}
+
+void ObjectPool::prefault_main() {
+  pthread_setname_np(pthread_self(), "solo-prefault");
+  std::unique_lock<std::mutex> lock(ready_mutex_);
+  while (true) {
+    ready_cv_.wait(lock, [this] { return stopping_ || ready_.size() < prefault_target_; });
+    if (stopping_) return;
+    lock.unlock();
+    char* arena = static_cast<char*>(new_arena());
+    // One write per small page (a huge page is faulted in whole by the first).
+    for (size_t offset = 0; offset < kArenaBytes; offset += 4096) {
+      reinterpret_cast<volatile char*>(arena)[offset] = 0;
+    }
+    lock.lock();
+    ready_.push_back(arena);
+  }
+}
+
 void* ObjectPool::allocate_fresh(uint32_t rounded) {
   if (arena_next_ == nullptr || arena_next_ + rounded > arena_end_) {
-    void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
-    if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
-    madvise(arena, kArenaBytes, MADV_HUGEPAGE);
+    void* arena = nullptr;
+    if (prefault_target_ > 0) {
+      // Never waits: if the thread is behind, the owner makes its own.
+      std::unique_lock<std::mutex> lock(ready_mutex_, std::try_to_lock);
+      if (lock.owns_lock() && !ready_.empty()) {
+        arena = ready_.back();
+        ready_.pop_back();
+        prefaulted_taken_++;
+        lock.unlock();
+        ready_cv_.notify_one();
+      }
+    }
+    if (arena == nullptr) {
+      arena = new_arena();
+      arenas_made_++;
+    }
     arenas_.push_back(arena);
     arena_bytes_ += kArenaBytes;
     arena_next_ = static_cast<char*>(arena);

@@ -7,10 +7,19 @@
 // pointers: handing an object back never reads the cold object). A retired
 // object -- one that a published snapshot may still reach -- waits in a FIFO
 // with its generation, size and kind until no live snapshot can reach it.
+//
+// Prefaulting: with prefault_arenas > 0, a helper thread keeps that many
+// arenas allocated and touched ahead of need, so that the owner does not
+// pay for the kernel zeroing fresh pages (a 2 MiB huge page, or 512 small
+// ones) while it runs transactions. The owner takes a ready arena without
+// waiting, or makes one itself if none is ready.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -29,7 +38,9 @@ struct RetiredObject {
 class ObjectPool {
  public:
   // reuse: false keeps reclaimed objects unused until destruction (a test switch).
-  explicit ObjectPool(bool reuse);
+  // prefault_arenas: arenas a helper thread keeps touched ahead (0: none,
+  // no thread).
+  explicit ObjectPool(bool reuse, int prefault_arenas = 0);
   ~ObjectPool();
   ObjectPool(const ObjectPool&) = delete;
   ObjectPool& operator=(const ObjectPool&) = delete;
@@ -55,6 +66,15 @@ class ObjectPool {
   uint64_t arena_bytes() const { return arena_bytes_; }
   uint64_t reused() const { return reused_; }
   uint64_t fresh() const { return fresh_; }
+  // Arenas taken from the prefaulting thread, and made by the owner itself.
+  uint64_t prefaulted_taken() const { return prefaulted_taken_; }
+  uint64_t arenas_made() const { return arenas_made_; }
+  // Arenas the prefaulting thread has ready now (for tests).
+  size_t ready_arenas() {
+    std::lock_guard<std::mutex> lock(ready_mutex_);
+    return ready_.size();
+  }
+  static constexpr size_t arena_size() { return kArenaBytes; }
   size_t retired_pending() const { return retired_.size() - retired_head_ + held_back_.size(); }
   // Oldest retire_gen in the FIFO (UINT64_MAX if empty), and held-back objects.
   uint64_t oldest_retire_gen() const {
@@ -69,6 +89,8 @@ class ObjectPool {
 
   static uint32_t class_of(uint32_t bytes) { return (bytes + kGrain - 1) / kGrain; }
   void* allocate_fresh(uint32_t rounded);
+  static void* new_arena();  // allocated, asked for huge pages, not touched
+  void prefault_main();
   void make_spare(void* ptr, uint32_t bytes);
 
   const bool reuse_;
@@ -85,6 +107,16 @@ class ObjectPool {
   uint64_t arena_bytes_ = 0;
   uint64_t reused_ = 0;
   uint64_t fresh_ = 0;
+  uint64_t prefaulted_taken_ = 0;
+  uint64_t arenas_made_ = 0;
+
+  // The prefaulting thread and the arenas it has ready (under ready_mutex_).
+  const size_t prefault_target_;
+  std::mutex ready_mutex_;
+  std::condition_variable ready_cv_;  // the thread waits for room or stop
+  std::vector<void*> ready_;
+  bool stopping_ = false;
+  std::thread prefaulter_;
 };
 
 }  // namespace solo::internal
