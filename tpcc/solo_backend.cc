@@ -50,7 +50,8 @@ Value from_sql(const SqlValue& value) {
   return std::monostate{};
 }
 
-// The statements of one connection and the buffers one execution reuses.
+// The statements of one connection (plans shared through SoloShared) and
+// the buffers its read-only executions reuse.
 struct ConnectionState {
   std::vector<PreparedStatement> statements;
   std::vector<SqlValue> params;
@@ -62,20 +63,20 @@ struct ConnectionState {
     }
     return statements[stmt];
   }
-
-  void bind(const std::vector<Value>& values) {
-    params.resize(values.size());
-    for (size_t idx = 0; idx < values.size(); ++idx) to_sql(values[idx], &params[idx]);
-  }
-
-  void copy_out(Rows* out) const {
-    out->clear();
-    out->set_columns(result.column_count());
-    for (size_t row = 0; row < result.row_count(); ++row) {
-      for (size_t col = 0; col < result.column_count(); ++col) out->push(from_sql(result.at(row, col)));
-    }
-  }
 };
+
+void bind(const std::vector<Value>& values, std::vector<SqlValue>* params) {
+  params->resize(values.size());
+  for (size_t idx = 0; idx < values.size(); ++idx) to_sql(values[idx], &(*params)[idx]);
+}
+
+void copy_out(const solo::sql::ResultSet& result, Rows* out) {
+  out->clear();
+  out->set_columns(result.column_count());
+  for (size_t row = 0; row < result.row_count(); ++row) {
+    for (size_t col = 0; col < result.column_count(); ++col) out->push(from_sql(result.at(row, col)));
+  }
+}
 
 [[noreturn]] void throw_sql(const PreparedStatement& stmt, const solo::sql::SqlError& error) {
   throw BackendError(fmt::format("solo: {} in: {}", error.ToString(), stmt.sql()));
@@ -84,22 +85,25 @@ struct ConnectionState {
 // A body's view of a write transaction, on the owner thread.
 class SoloWriteTxn final : public Txn {
  public:
-  SoloWriteTxn(solo::WriteTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
+  SoloWriteTxn(solo::WriteTxn& txn, const ConnectionState& state, SoloShared& shared)
+      : txn_(txn), state_(state), shared_(shared) {}
   int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
-    state_.bind(params);
+    bind(params, &shared_.owner_params);
+    solo::sql::ResultSet& result = shared_.owner_result;
     solo::sql::SqlStatus status =
         stmt.read_only()
-            ? stmt.Execute(static_cast<const solo::TxnView&>(txn_), state_.params, &state_.result)
-            : stmt.Execute(txn_, state_.params, &state_.result);
+            ? stmt.Execute(static_cast<const solo::TxnView&>(txn_), shared_.owner_params, &result)
+            : stmt.Execute(txn_, shared_.owner_params, &result);
     if (!status.ok()) throw_sql(stmt, status.error());
-    if (out != nullptr) state_.copy_out(out);
-    return static_cast<int64_t>(state_.result.affected_rows());
+    if (out != nullptr) copy_out(result, out);
+    return static_cast<int64_t>(result.affected_rows());
   }
 
  private:
   solo::WriteTxn& txn_;
-  ConnectionState& state_;
+  const ConnectionState& state_;
+  SoloShared& shared_;
 };
 
 // A body's view of a read-only transaction, on the caller's thread.
@@ -111,10 +115,10 @@ class SoloReadTxn final : public Txn {
     if (!stmt.read_only()) {
       throw BackendError("solo: a read-only transaction cannot run: " + stmt.sql());
     }
-    state_.bind(params);
+    bind(params, &state_.params);
     solo::sql::SqlStatus status = stmt.Execute(txn_, state_.params, &state_.result);
     if (!status.ok()) throw_sql(stmt, status.error());
-    if (out != nullptr) state_.copy_out(out);
+    if (out != nullptr) copy_out(state_.result, out);
     return static_cast<int64_t>(state_.result.affected_rows());
   }
 
@@ -125,9 +129,18 @@ class SoloReadTxn final : public Txn {
 
 class SoloConnection final : public Connection {
  public:
-  explicit SoloConnection(solo::Database& db) : db_(db) {}
+  SoloConnection(solo::Database& db, std::shared_ptr<SoloShared> shared)
+      : db_(db), shared_(std::move(shared)) {}
 
   StmtId prepare(const std::string& sql) override {
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      auto found = shared_->plans.find(sql);
+      if (found != shared_->plans.end()) {
+        state_.statements.push_back(found->second);
+        return static_cast<StmtId>(state_.statements.size() - 1);
+      }
+    }
     std::optional<solo::sql::SqlError> error;
     solo::Status status = db_.read([&](solo::ReadTxn& txn) {
       auto prepared = PreparedStatement::Prepare(txn, sql);
@@ -140,6 +153,8 @@ class SoloConnection final : public Connection {
     });
     if (error) throw BackendError(fmt::format("solo: {} in: {}", error->ToString(), sql));
     if (!status.ok()) throw BackendError("solo: " + status.ToString());
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->plans.emplace(sql, state_.statements.back());
     return static_cast<StmtId>(state_.statements.size() - 1);
   }
 
@@ -147,7 +162,7 @@ class SoloConnection final : public Connection {
     TxnResult result;
     std::string error;
     solo::Status status = db_.write([&](solo::WriteTxn& txn) {
-      SoloWriteTxn view(txn, state_);
+      SoloWriteTxn view(txn, state_, *shared_);
       try {
         result.outcome = body(view);
       } catch (const std::exception& failure) {
@@ -183,6 +198,11 @@ class SoloConnection final : public Connection {
   }
 
   void execute_script(const std::string& sql) override {
+    {
+      // DDL: plans bound to the old catalog are not reused by later prepares.
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      shared_->plans.clear();
+    }
     std::string error;
     solo::Status status = db_.write([&](solo::WriteTxn& txn) {
       auto prepared = PreparedStatement::Prepare(txn, sql);
@@ -203,6 +223,7 @@ class SoloConnection final : public Connection {
 
  private:
   solo::Database& db_;
+  std::shared_ptr<SoloShared> shared_;
   ConnectionState state_;
 };
 
@@ -248,6 +269,7 @@ bool SoloBackend::exists() {
 void SoloBackend::destroy() {
   db_->close();
   db_.reset();
+  shared_ = std::make_shared<SoloShared>();
   // The engine's files only (log segments and checkpoints).
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
@@ -261,7 +283,7 @@ void SoloBackend::destroy() {
 }
 
 std::unique_ptr<Connection> SoloBackend::connect() {
-  return std::make_unique<SoloConnection>(*db_);
+  return std::make_unique<SoloConnection>(*db_, shared_);
 }
 
 std::string SoloBackend::describe_config() const {
@@ -308,6 +330,8 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"owner_us_per_write", writes > 0 ? owner_cpu / 1000.0 / writes : 0.0},
       {"state_bytes", state},
       {"rss_over_state", state > 0 ? added / state : 0.0},
+      {"arenas_prefaulted", static_cast<double>(stats.arenas_prefaulted)},
+      {"arenas_made_by_owner", static_cast<double>(stats.arenas_made_by_owner)},
       {"log_syncs", static_cast<double>(stats.log_syncs)},
       {"log_bytes", static_cast<double>(stats.log_bytes)},
       {"checkpoints", static_cast<double>(stats.checkpoints)},

@@ -15,14 +15,33 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "solo/database.h"
+#include "solo/sql/statement.h"
 #include "tpcc/backend.h"
 
 namespace tpcc {
+
+// What every connection of one SoloBackend shares.
+//  - Plans: a PreparedStatement is immutable and may run on any number of
+//    threads at once, so each SQL text is prepared once and its plan shared.
+//    With one copy per terminal, the owner would touch 64 cold copies of
+//    each plan at T=64; with one, the plans stay in its caches.
+//  - The owner's buffers: write bodies run one at a time on the owner
+//    thread, so they use one parameter vector and one ResultSet (warm)
+//    instead of their terminal's.
+struct SoloShared {
+  std::mutex mutex;  // guards plans (prepare runs on terminal threads)
+  std::unordered_map<std::string, solo::sql::PreparedStatement> plans;
+  // Owner thread only.
+  std::vector<solo::sql::Value> owner_params;
+  solo::sql::ResultSet owner_result;
+};
 
 class SoloBackend final : public Backend {
  public:
@@ -55,6 +74,8 @@ class SoloBackend final : public Backend {
   void open();
 
   std::unique_ptr<solo::Database> db_;
+  // Plans are dropped with the schema they were bound to (destroy(), DDL).
+  std::shared_ptr<SoloShared> shared_ = std::make_shared<SoloShared>();
   std::string dir_;  // the log and checkpoints
   int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
   double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default

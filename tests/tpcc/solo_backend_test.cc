@@ -1,0 +1,146 @@
+// Tests of the solo backend's shared plans: every connection of a backend
+// uses one plan per SQL text, write bodies use the owner's buffers, and a
+// schema change is never answered with a plan bound to the old catalog.
+#include "tpcc/backend.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tpcc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = fmt::format("/dev/shm/solo-backend-test-{}-{}", ::getpid(), counter++);
+    fs::remove_all(path_);
+  }
+  ~TempDir() {
+    std::error_code error;
+    fs::remove_all(path_, error);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::unique_ptr<Backend> solo_at(const TempDir& dir) {
+  BackendOptions options;
+  options.engine = "solo";
+  options.storage = Storage::kRam;
+  options.dir = dir.path();
+  return make_backend(options);
+}
+
+void write_sql(Connection& connection, const std::string& sql, std::vector<Value> params = {}) {
+  const StmtId stmt = connection.prepare(sql);
+  connection.write([&](Txn& txn) {
+    txn.exec(stmt, params);
+    return Outcome::kCommit;
+  });
+}
+
+TEST_CASE("connections share plans and each gets its own rows") {
+  TempDir dir;
+  auto backend = solo_at(dir);
+  auto setup = backend->connect();
+  setup->execute_script("CREATE TABLE t (k INTEGER NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (k))");
+  for (int k = 1; k <= 8; ++k) write_sql(*setup, "INSERT INTO t VALUES (?, ?)", {int64_t{k}, int64_t{k * 10}});
+
+  const std::string select = "SELECT v FROM t WHERE k = ?";
+  const std::string bump = "UPDATE t SET v = v + 1 WHERE k = ? RETURNING v";
+  std::vector<std::unique_ptr<Connection>> connections;
+  for (int idx = 0; idx < 4; ++idx) connections.push_back(backend->connect());
+  // Each connection prepares the same texts, in a different order: ids are
+  // the connection's own.
+  std::vector<StmtId> selects, bumps;
+  for (int idx = 0; idx < 4; ++idx) {
+    if (idx % 2 == 0) {
+      selects.push_back(connections[idx]->prepare(select));
+      bumps.push_back(connections[idx]->prepare(bump));
+    } else {
+      bumps.push_back(connections[idx]->prepare(bump));
+      selects.push_back(connections[idx]->prepare(select));
+    }
+  }
+  REQUIRE(selects[0] == 0);
+  REQUIRE(selects[1] == 1);
+
+  // Four terminals at once: writes on the owner (shared buffers, one body at
+  // a time) and reads on their own threads (their own buffers).
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int idx = 0; idx < 4; ++idx) {
+    threads.emplace_back([&, idx] {
+      int64_t key = idx + 1;
+      for (int round = 0; round < 200; ++round) {
+        Rows returned, read;
+        connections[idx]->write([&](Txn& txn) {
+          txn.exec(bumps[idx], {key}, &returned);
+          return Outcome::kCommit;
+        });
+        connections[idx]->read([&](Txn& txn) {
+          txn.exec(selects[idx], {key}, &read);
+          return Outcome::kCommit;
+        });
+        // Only this thread changes row `key`: both answers are exact.
+        int64_t expected = key * 10 + round + 1;
+        if (returned.size() != 1 || returned.get_int(0, 0) != expected) wrong++;
+        if (read.size() != 1 || read.get_int(0, 0) != expected) wrong++;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  REQUIRE(wrong.load() == 0);
+}
+
+TEST_CASE("after DDL a new prepare binds the new catalog, not a cached plan") {
+  TempDir dir;
+  auto backend = solo_at(dir);
+  auto conn = backend->connect();
+  conn->execute_script("CREATE TABLE t (k INTEGER NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (k))");
+  write_sql(*conn, "INSERT INTO t VALUES (?, ?)", {int64_t{1}, int64_t{5}});
+  const std::string select = "SELECT v FROM t WHERE k = ?";
+  conn->prepare(select);  // cached now
+
+  conn->execute_script("DROP TABLE t");
+  conn->execute_script("CREATE TABLE t (k INTEGER NOT NULL, v TEXT NOT NULL, PRIMARY KEY (k))");
+  write_sql(*conn, "INSERT INTO t VALUES (?, ?)", {int64_t{1}, std::string("five")});
+  auto other = backend->connect();
+  StmtId stmt = other->prepare(select);
+  Rows rows;
+  other->read([&](Txn& txn) {
+    txn.exec(stmt, {int64_t{1}}, &rows);
+    return Outcome::kCommit;
+  });
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows.get_text(0, 0) == "five");
+}
+
+TEST_CASE("destroy() drops the plans with the database") {
+  TempDir dir;
+  auto backend = solo_at(dir);
+  {
+    auto conn = backend->connect();
+    conn->execute_script("CREATE TABLE t (k INTEGER NOT NULL, PRIMARY KEY (k))");
+    conn->prepare("SELECT k FROM t");
+  }
+  backend->destroy();
+  auto conn = backend->connect();
+  // The table is gone: preparing must fail (a cached plan would succeed).
+  REQUIRE_THROWS_AS(conn->prepare("SELECT k FROM t"), BackendError);
+}
+
+}  // namespace
+}  // namespace tpcc
