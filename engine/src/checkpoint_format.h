@@ -12,7 +12,7 @@
 namespace solo::internal {
 
 inline constexpr char kCheckpointMagic[8] = {'S', 'O', 'L', 'O', 'C', 'K', 'P', '1'};
-inline constexpr uint32_t kCheckpointVersion = 1;
+inline constexpr uint32_t kCheckpointVersion = 2;  // 2: variable-length integer keys
 inline constexpr uint32_t kCheckpointHeaderBytes = 64;
 inline constexpr uint32_t kBlockHeaderBytes = 8;
 // Rows blocks are cut at about this size.

@@ -16,18 +16,42 @@ void put_big_endian(uint64_t bits, int bytes, std::string* out) {
   out->append(buffer, bytes);
 }
 
+// Integers of every width share one variable-length, order-preserving form
+// (engine/README.md "Key encoding"): a tag byte, then 0 to 8 bytes.
+//   v in [0, 239]:   tag 0x08 + v
+//   v >= 240:        tag 0xF7 + n, then v - 240 in n big-endian bytes (n minimal)
+//   v < 0:           tag 0x08 - n, then ~(-(v + 1)) in n big-endian bytes (n minimal)
+// Small values (the ids of TPC-C) take one to three bytes, so a composite
+// key of several ids fits in the 8 bytes a node compares without memcmp.
+constexpr int kIntSmallMax = 239;
+constexpr uint8_t kIntZeroTag = 0x08;
+
+int magnitude_bytes(uint64_t value) { return value == 0 ? 1 : (71 - std::countl_zero(value)) / 8; }
+
+void put_key_int(int64_t value, std::string* out) {
+  if (value >= 0 && value <= kIntSmallMax) {
+    out->push_back(static_cast<char>(kIntZeroTag + value));
+  } else if (value > kIntSmallMax) {
+    uint64_t rest = static_cast<uint64_t>(value) - (kIntSmallMax + 1);
+    int bytes = magnitude_bytes(rest);
+    out->push_back(static_cast<char>(0xF7 + bytes));
+    put_big_endian(rest, bytes, out);
+  } else {
+    uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
+    int bytes = magnitude_bytes(magnitude);
+    out->push_back(static_cast<char>(kIntZeroTag - bytes));
+    put_big_endian(~magnitude, bytes, out);  // larger magnitudes sort first
+  }
+}
+
 void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
   switch (column.type) {
     case Type::kSmallInt:
-      put_big_endian(static_cast<uint16_t>(value.as_int()) ^ 0x8000u, 2, out);
-      return;
     case Type::kInteger:
-      put_big_endian(static_cast<uint32_t>(value.as_int()) ^ 0x80000000u, 4, out);
-      return;
     case Type::kBigInt:
     case Type::kDecimal:
     case Type::kTimestamp:
-      put_big_endian(static_cast<uint64_t>(value.as_int()) ^ (uint64_t{1} << 63), 8, out);
+      put_key_int(value.as_int(), out);
       return;
     case Type::kDouble: {
       double number = value.as_double();

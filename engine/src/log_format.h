@@ -18,7 +18,7 @@
 namespace solo::internal {
 
 inline constexpr char kSegmentMagic[8] = {'S', 'O', 'L', 'O', 'W', 'A', 'L', '1'};
-inline constexpr uint32_t kLogVersion = 1;
+inline constexpr uint32_t kLogVersion = 2;  // 2: variable-length integer keys
 inline constexpr uint32_t kSegmentHeaderBytes = 64;
 inline constexpr uint32_t kFrameHeaderBytes = 16;
 inline constexpr uint32_t kFrameAlign = 8;

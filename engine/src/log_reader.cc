@@ -104,8 +104,15 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
     // was torn: it holds nothing acknowledged (its first sync never returned).
     scan.valid = read == kSegmentHeaderBytes &&
                  std::memcmp(header + kSegMagicOff, kSegmentMagic, 8) == 0 &&
-                 load_u32(header + kSegCrcOff) == crc32c_extend(0, header, kSegCrcOff) &&
-                 load_u32(header + kSegVersionOff) == kLogVersion;
+                 load_u32(header + kSegCrcOff) == crc32c_extend(0, header, kSegCrcOff);
+    // A sound header of another format version holds records this build
+    // cannot read: refused, never skipped as if it were empty.
+    if (scan.valid && load_u32(header + kSegVersionOff) != kLogVersion) {
+      return Status::Corruption("log segment " + scan.path + " at offset " +
+                                std::to_string(kSegVersionOff) + " has format version " +
+                                std::to_string(load_u32(header + kSegVersionOff)) +
+                                "; this build reads version " + std::to_string(kLogVersion));
+    }
     if (scan.valid) {
       scan.info.seq = load_u64(header + kSegSeqOff);
       scan.info.first_lsn = load_u64(header + kSegFirstLsnOff);

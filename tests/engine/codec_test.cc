@@ -141,6 +141,66 @@ TEST_CASE("key encoding preserves the order of integers, doubles and strings") {
   REQUIRE(composite("a", -5) < composite("a", 1000));
 }
 
+TEST_CASE("integer keys: every length boundary sorts in order, and small ids are short") {
+  TableSchema schema = all_types();
+  std::vector<int64_t> numbers = {INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, INT64_MAX, 0, 1, -1, 238,
+                                  239, 240, 241, 495, 496, 497};
+  // Around each power of 256, on both sides of zero and of the 240 offset.
+  for (int shift = 8; shift <= 56; shift += 8) {
+    for (int64_t base : {int64_t{1} << shift, (int64_t{1} << shift) + 240}) {
+      for (int64_t delta = -2; delta <= 2; ++delta) {
+        numbers.push_back(base + delta);
+        numbers.push_back(-(base + delta));
+      }
+    }
+  }
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  for (size_t a = 0; a + 1 < numbers.size(); ++a) {
+    std::string ka = key_of(schema, 2, Value::Int(numbers[a]));
+    std::string kb = key_of(schema, 2, Value::Int(numbers[a + 1]));
+    INFO(numbers[a] << " < " << numbers[a + 1]);
+    REQUIRE(ka < kb);
+  }
+  // Sizes of a NOT NULL column (no NULL marker).
+  TableSchema big;
+  big.name = "big";
+  big.columns = {ColumnDef::BigInt("k", true)};
+  big.primary_key = {0};
+  REQUIRE(key_of(big, 0, Value::Int(0)).size() == 1);
+  REQUIRE(key_of(big, 0, Value::Int(239)).size() == 1);
+  REQUIRE(key_of(big, 0, Value::Int(240)).size() == 2);
+  REQUIRE(key_of(big, 0, Value::Int(3000)).size() == 3);
+  REQUIRE(key_of(big, 0, Value::Int(100000)).size() == 4);
+  REQUIRE(key_of(big, 0, Value::Int(-1)).size() == 2);
+  REQUIRE(key_of(big, 0, Value::Int(INT64_MAX)).size() == 9);
+  REQUIRE(key_of(big, 0, Value::Int(INT64_MIN)).size() == 9);
+  // Composite keys of ints: the first column decides, whatever the lengths.
+  TableSchema ids;
+  ids.name = "ids";
+  ids.columns = {ColumnDef::Integer("a"), ColumnDef::Integer("b")};
+  ids.primary_key = {0, 1};
+  auto pair_key = [&](int64_t first, int64_t second) {
+    std::string key;
+    Value values[2] = {Value::Int(first), Value::Int(second)};
+    REQUIRE(append_key(ids, ids.primary_key, values, &key).ok());
+    return key;
+  };
+  REQUIRE(pair_key(1, 1000000) < pair_key(2, 0));
+  REQUIRE(pair_key(239, 5) < pair_key(240, -1000000));
+  REQUIRE(pair_key(-1, 1000000) < pair_key(0, -1000000));
+  // A TPC-C order line (w, d, o, number) fits in the 8 compared bytes.
+  TableSchema line;
+  line.name = "line";
+  line.columns = {ColumnDef::Integer("w", true), ColumnDef::Integer("d", true),
+                  ColumnDef::Integer("o", true), ColumnDef::Integer("n", true)};
+  line.primary_key = {0, 1, 2, 3};
+  std::string key;
+  Value values[4] = {Value::Int(1), Value::Int(10), Value::Int(3000), Value::Int(15)};
+  REQUIRE(append_key(line, line.primary_key, values, &key).ok());
+  REQUIRE(key.size() == 6);
+}
+
 TEST_CASE("nullable key columns sort NULL first") {
   TableSchema schema = all_types();
   std::string null_key = key_of(schema, 1, Value::Null());

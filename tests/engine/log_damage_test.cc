@@ -4,6 +4,8 @@
 #include <cstring>
 #include <thread>
 
+#include "checkpoint_format.h"
+#include "crc32c.h"
 #include "durable_codec.h"
 #include "durable_util.h"
 #include "fault_file_system.h"
@@ -143,6 +145,42 @@ TEST_CASE("a damaged segment header is refused, not read as an empty log") {
   REQUIRE(opened.status().IsCorruption());
   INFO(opened.status().ToString());
   REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
+}
+
+TEST_CASE("a log or checkpoint of another format version is refused, not skipped") {
+  FaultFileSystem fs;
+  fill(&fs, 20, /*checkpoint_half_way=*/true);
+  SECTION("log segment") {
+    FrameAt frame = find_frame(&fs, 15);
+    // A sound header (its CRC matches) that says version 1.
+    std::string header = fs.contents(frame.path).substr(0, internal::kSegmentHeaderBytes);
+    internal::store_u32(header.data() + internal::kSegVersionOff, 1);
+    internal::store_u32(header.data() + internal::kSegCrcOff,
+                        internal::crc32c_extend(0, header.data(), internal::kSegCrcOff));
+    fs.corrupt(frame.path, 0, header);
+    auto opened = Database::open(damage_options(&fs));
+    REQUIRE(opened.status().IsCorruption());
+    INFO(opened.status().ToString());
+    REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
+    REQUIRE(opened.status().message().find("format version 1") != std::string::npos);
+  }
+  SECTION("checkpoint") {
+    std::string checkpoint;
+    for (const std::string& path : fs.paths()) {
+      if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
+    }
+    REQUIRE(!checkpoint.empty());
+    std::string header = fs.contents(checkpoint).substr(0, internal::kCheckpointHeaderBytes);
+    internal::store_u32(header.data() + internal::kCkpVersionOff, 1);
+    internal::store_u32(header.data() + internal::kCkpCrcOff,
+                        internal::crc32c_extend(0, header.data(), internal::kCkpCrcOff));
+    fs.corrupt(checkpoint, 0, header);
+    auto opened = Database::open(damage_options(&fs));
+    REQUIRE(opened.status().IsCorruption());
+    INFO(opened.status().ToString());
+    REQUIRE(opened.status().message().find(checkpoint) != std::string::npos);
+    REQUIRE(opened.status().message().find("format version 1") != std::string::npos);
+  }
 }
 
 TEST_CASE("the owner never stops for a checkpoint; rounds after it come from the log") {
