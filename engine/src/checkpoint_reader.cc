@@ -34,9 +34,10 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
     return damaged(path, 0, "bad header");
   }
   if (load_u32(header + kCkpVersionOff) != kCheckpointVersion) {
-    return damaged(path, kCkpVersionOff,
-                   "format version " + std::to_string(load_u32(header + kCkpVersionOff)) +
-                       "; this build reads version " + std::to_string(kCheckpointVersion));
+    return Status::Corruption("checkpoint " + path + " at offset " + std::to_string(kCkpVersionOff) +
+                              " has format version " +
+                              std::to_string(load_u32(header + kCkpVersionOff)) +
+                              "; this build reads version " + std::to_string(kCheckpointVersion));
   }
   *lsn = load_u64(header + kCkpLsnOff);
 
