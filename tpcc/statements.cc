@@ -1,5 +1,9 @@
 #include "tpcc/statements.h"
 
+#include <string>
+
+#include "tpcc/transactions.h"
+
 namespace tpcc {
 namespace {
 
@@ -35,8 +39,8 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
     TPCC_STOCK_SQL("08"),
     TPCC_STOCK_SQL("09"),
     TPCC_STOCK_SQL("10"),
-    "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
-    "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+    // kNoInsertOrderLines01..15: made by order_lines_sql().
+    "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
     // Payment
     "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?",
     "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?",
@@ -77,13 +81,39 @@ constexpr std::array<std::string_view, kStmtCount> kSql = {
 
 #undef TPCC_STOCK_SQL
 
+constexpr int kFirstLines = static_cast<int>(Stmt::kNoInsertOrderLines01);
+constexpr int kLastLines = static_cast<int>(Stmt::kNoInsertOrderLines15);
+static_assert(kLastLines - kFirstLines + 1 == kMaxOrderLines);
+
+// INSERT INTO order_line ... VALUES (9 parameters and a NULL) x `lines`.
+const std::array<std::string, kMaxOrderLines>& order_lines_sql() {
+  static const std::array<std::string, kMaxOrderLines> texts = [] {
+    std::array<std::string, kMaxOrderLines> made;
+    for (int lines = 1; lines <= kMaxOrderLines; ++lines) {
+      std::string& sql = made[lines - 1];
+      sql = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, "
+            "ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ";
+      for (int line = 0; line < lines; ++line) {
+        sql += line == 0 ? "" : ", ";
+        sql += "(?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)";
+      }
+    }
+    return made;
+  }();
+  return texts;
+}
+
 }  // namespace
 
-std::string_view statement_sql(Stmt stmt) { return kSql[static_cast<int>(stmt)]; }
+std::string_view statement_sql(Stmt stmt) {
+  int idx = static_cast<int>(stmt);
+  if (idx >= kFirstLines && idx <= kLastLines) return order_lines_sql()[idx - kFirstLines];
+  return kSql[idx];
+}
 
 PreparedStatements::PreparedStatements(Connection& conn) {
   for (int stmt_idx = 0; stmt_idx < kStmtCount; ++stmt_idx) {
-    ids_[stmt_idx] = conn.prepare(std::string(kSql[stmt_idx]));
+    ids_[stmt_idx] = conn.prepare(std::string(statement_sql(static_cast<Stmt>(stmt_idx))));
   }
 }
 

@@ -30,7 +30,10 @@ enum class Stmt : int {
   kNoUpdateStock08,
   kNoUpdateStock09,
   kNoUpdateStock10,
-  kNoInsertOrderLine,
+  // kNoInsertOrderLines01 + (ol_cnt - 1): all lines of an order in one
+  // multi-row INSERT (ol_cnt rows of 9 parameters).
+  kNoInsertOrderLines01,
+  kNoInsertOrderLines15 = kNoInsertOrderLines01 + 14,
   // Payment (clause 2.5.2)
   kPayUpdateWarehouse,
   kPayGetWarehouse,

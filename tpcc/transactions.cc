@@ -133,6 +133,9 @@ StockLevelInput make_stock_level(Rng& rng, int home_w, int home_d) {
 
 Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderInput& in,
                       NewOrderOutput* out) {
+  if (in.ol_cnt < 1 || in.ol_cnt > kMaxOrderLines) {
+    throw BackendError(fmt::format("new_order: {} order lines (1 to {})", in.ol_cnt, kMaxOrderLines));
+  }
   thread_local Rows rows;
   exec(txn, stmts[Stmt::kNoGetWarehouse], {integer(in.w_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
@@ -211,15 +214,24 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
     dist_info[line_idx] = rows.get_text(0, 2);
   }
 
+  // Every line in one INSERT (kNoInsertOrderLines01 + ol_cnt - 1).
+  thread_local std::vector<Value> line_values;
+  line_values.clear();
   int64_t total_cents = 0;
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
     const NewOrderLine& line = in.lines[line_idx];
     int64_t ol_amount = line.quantity * prices[line_idx];
     total_cents += ol_amount;
-    exec(txn, stmts[Stmt::kNoInsertOrderLine],
-         {integer(o_id), integer(in.d_id), integer(in.w_id), integer(line_idx + 1),
-          integer(line.i_id), integer(line.supply_w_id), integer(line.quantity),
-          money(ol_amount), text(dist_info[line_idx])});
+    for (Value value : {integer(o_id), integer(in.d_id), integer(in.w_id), integer(line_idx + 1),
+                        integer(line.i_id), integer(line.supply_w_id), integer(line.quantity),
+                        money(ol_amount), text(dist_info[line_idx])}) {
+      line_values.push_back(std::move(value));
+    }
+  }
+  auto lines_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoInsertOrderLines01) + in.ol_cnt - 1);
+  int64_t inserted = txn.exec(stmts[lines_stmt], line_values);
+  if (inserted != in.ol_cnt) {
+    throw BackendError(fmt::format("new_order: {} of {} order lines inserted", inserted, in.ol_cnt));
   }
   if (out != nullptr) {
     out->o_id = o_id;
