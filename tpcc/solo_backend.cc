@@ -330,6 +330,11 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"owner_us_per_write", writes > 0 ? owner_cpu / 1000.0 / writes : 0.0},
       {"state_bytes", state},
       {"rss_over_state", state > 0 ? added / state : 0.0},
+      // Where the resident bytes go: tree nodes, row records (with headers),
+      // and the arenas both come from (in use, spare or retired).
+      {"node_bytes", static_cast<double>(stats.node_bytes)},
+      {"record_bytes", static_cast<double>(stats.record_bytes)},
+      {"arena_bytes", static_cast<double>(stats.arena_bytes)},
       {"arenas_prefaulted", static_cast<double>(stats.arenas_prefaulted)},
       {"arenas_made_by_owner", static_cast<double>(stats.arenas_made_by_owner)},
       {"log_syncs", static_cast<double>(stats.log_syncs)},
