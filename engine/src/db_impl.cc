@@ -318,6 +318,7 @@ void DbImpl::answer(WriteRequest* batch) {
 Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
   SOLO_ASSERT(undo_.empty() && created_.empty() && displaced_.empty());
   txn_log_mark_ = log_buffer_.size();
+  txn_serial_++;  // a finger of an earlier transaction is no longer used
   WriteTxn txn(this);
   Status status;
   try {

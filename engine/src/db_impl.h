@@ -94,6 +94,18 @@ class DbImpl {
   const Catalog* catalog_ = nullptr;
   uint64_t cur_gen_ = 1;  // the generation being built (never published yet)
   uint64_t changes_ = 0;  // bumped on every tree change (cursor re-seek)
+  // WriteTxn::get_for_update's descent, reused by the update_columns() or
+  // erase() of the same row while nothing changed in between: the same
+  // transaction (txn_serial_) and no tree change since (changes_).
+  struct Finger {
+    uint64_t txn = 0;  // 0: none
+    uint64_t changes = 0;
+    TreeId tree = 0;
+    std::string key;
+    TreePath path;
+  };
+  Finger finger_;
+  uint64_t txn_serial_ = 0;  // bumped by each run_transaction
   ObjectPool pool_;
   TreeWriter writer_;
   // Scratch buffers reused by WriteTxn (no allocation per statement).

@@ -122,6 +122,48 @@ Status WriteTxn::check_table(TableId table, const TableInfo** info) const {
   return Status::OK();
 }
 
+namespace {
+
+// The path to `key` in `tree`: get_for_update's if it is still good (same
+// transaction, no tree change since, same tree and key), else a new descent
+// into *local. nullptr if the key is absent. Either way the finger is used up.
+internal::TreePath* find_row_path(internal::DbImpl* db, TableId tree, std::string_view key,
+                                  internal::TreePath* local) {
+  internal::DbImpl::Finger& finger = db->finger_;
+  bool reuse = finger.txn == db->txn_serial_ && finger.changes == db->changes_ &&
+               finger.tree == tree && finger.key == key;
+  finger.txn = 0;
+  if (reuse) return &finger.path;
+  const internal::TreeState& state = db->trees_[tree];
+  if (key.size() > kMaxKeyBytes || state.root == nullptr ||
+      !internal::btree_descend(state, internal::make_key(key), local)) {
+    return nullptr;
+  }
+  return local;
+}
+
+}  // namespace
+
+Status WriteTxn::get_for_update(TableId table, std::string_view key, std::string_view* row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  internal::DbImpl::Finger& finger = db_->finger_;
+  finger.txn = 0;
+  if (key.size() > kMaxKeyBytes || trees_[table].root == nullptr ||
+      !internal::btree_descend(trees_[table], internal::make_key(key), &finger.path)) {
+    return Status::NotFound("no row with that key");
+  }
+  finger.txn = db_->txn_serial_;
+  finger.changes = db_->changes_;
+  finger.tree = table;
+  finger.key.assign(key);
+  const internal::TreePath& path = finger.path;
+  *row = static_cast<const internal::Record*>(path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]])
+             ->view();
+  return Status::OK();
+}
+
 // --- DDL ------------------------------------------------------------------------
 
 Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
@@ -292,13 +334,15 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
   for (size_t index_idx = 0; index_idx < info->indexes.size() && !keys_change; ++index_idx) {
     keys_change = holds_changed(catalog_->index(info->indexes[index_idx])->schema.columns);
   }
-  if (keys_change) return update_checked(*info, key, row);
-  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
-  internal::TreePath path;
-  if (key.size() > kMaxKeyBytes || trees_[table].root == nullptr ||
-      !internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
-    return Status::NotFound("no row with that key in " + info->schema.name);
+  if (keys_change) {
+    db_->finger_.txn = 0;
+    return update_checked(*info, key, row);
   }
+  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  internal::TreePath local;
+  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
+  internal::TreePath& path = *found;
 #ifndef NDEBUG
   {
     std::string new_key;
@@ -387,11 +431,10 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
   const TableInfo* info;
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
-  internal::TreePath path;
-  if (key.size() > kMaxKeyBytes || trees_[table].root == nullptr ||
-      !internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
-    return Status::NotFound("no row with that key in " + info->schema.name);
-  }
+  internal::TreePath local;
+  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
+  internal::TreePath& path = *found;
   auto* old_record = static_cast<internal::Record*>(
       path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   size_t index_count = info->indexes.size();

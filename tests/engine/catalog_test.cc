@@ -334,3 +334,98 @@ TEST_CASE("drop_index and drop_table remove entries and names, and roll back") {
   People again = create_people(db.get());
   REQUIRE(again.table != people.table);
 }
+
+// get_for_update remembers its descent; update_columns and erase reuse it
+// only for the same row, in the same transaction, with no change between.
+TEST_CASE("get_for_update: the remembered descent serves only the next change of that row") {
+  Options options;
+  options.check_invariants = true;  // every round's trees are checked whole
+  auto db = open_db(options);
+  TableSchema schema{"kv", {ColumnDef::BigInt("k", true), ColumnDef::BigInt("v", true)}, {0}};
+  TableId table = 0;
+  // Keys 0, 1000, ..., 1999000: room between them for rows that split a leaf.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              table = *txn.create_table(schema);
+              for (int64_t id = 0; id < 2000; ++id) {
+                Status s = txn.insert(table, {Value::Int(id * 1000), Value::Int(id)});
+                if (!s.ok()) return s;
+              }
+              return Status::OK();
+            }).ok());
+  std::map<int64_t, int64_t> expected;
+  for (int64_t id = 0; id < 2000; ++id) expected[id * 1000] = id;
+  auto key = [&](int64_t k) { return test::int_key(schema, k); };
+  auto set_v = [&](WriteTxn& txn, int64_t k, int64_t v) {
+    std::string row;
+    REQUIRE(encode_row(schema, {Value::Int(k), Value::Int(v)}, &row).ok());
+    uint32_t changed[1] = {1};
+    return txn.update_columns(table, key(k), row, changed);
+  };
+  auto found_v = [&](WriteTxn& txn, int64_t k) {
+    std::string_view row;
+    REQUIRE(txn.get_for_update(table, key(k), &row).ok());
+    Row decoded;
+    REQUIRE(decode_row(schema, row, &decoded).ok());
+    REQUIRE(decoded[0].as_int() == k);
+    return decoded[1].as_int();
+  };
+
+  SECTION("the next change of the same row") {
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(found_v(txn, 500000) == 500);
+                return set_v(txn, 500000, -1);
+              }).ok());
+    expected[500000] = -1;
+  }
+  SECTION("rows inserted in between split the row's leaf") {
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(found_v(txn, 500000) == 500);
+                for (int64_t k = 500001; k <= 500200; ++k) {
+                  REQUIRE(txn.insert(table, {Value::Int(k), Value::Int(k)}).ok());
+                  expected[k] = k;
+                }
+                for (int64_t k = 499801; k <= 499999; ++k) {
+                  REQUIRE(txn.insert(table, {Value::Int(k), Value::Int(k)}).ok());
+                  expected[k] = k;
+                }
+                return set_v(txn, 500000, -2);
+              }).ok());
+    expected[500000] = -2;
+  }
+  SECTION("another row, or a later transaction") {
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(found_v(txn, 7000) == 7);
+                return set_v(txn, 8000, -3);
+              }).ok());
+    expected[8000] = -3;
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(found_v(txn, 9000) == 9);
+                return Status::OK();
+              }).ok());
+    REQUIRE(db->write([&](WriteTxn& txn) { return set_v(txn, 9000, -4); }).ok());
+    expected[9000] = -4;
+  }
+  SECTION("erase after get_for_update, and a row that is not there") {
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(found_v(txn, 1234000) == 1234);
+                return txn.erase(table, key(1234000));
+              }).ok());
+    expected.erase(1234000);
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                std::string_view row;
+                REQUIRE(txn.get_for_update(table, key(1234000), &row).IsNotFound());
+                return set_v(txn, 1234000, 1);
+              }).IsNotFound());
+  }
+  db->read([&](ReadTxn& txn) {
+    std::map<int64_t, int64_t> actual;
+    auto cursor = txn.scan(table, KeyRange::All());
+    for (; cursor->valid(); cursor->next()) {
+      Row row;
+      REQUIRE(decode_row(schema, cursor->value(), &row).ok());
+      actual[row[0].as_int()] = row[1].as_int();
+    }
+    REQUIRE(actual == expected);
+    return Status::OK();
+  });
+}

@@ -118,6 +118,11 @@ class WriteTxn : public TxnView {
   // Deletes the row whose primary key is `key`. NotFound if there is none.
   Status erase(TableId table, std::string_view key);
 
+  // get() for a row about to be changed: also remembers where the row is, so
+  // that an update_columns() or erase() of the same key right after, with no
+  // other change in between, does not search the tree again.
+  Status get_for_update(TableId table, std::string_view key, std::string_view* row);
+
   // Undoes everything this transaction did, now; every later call fails with
   // Aborted and db.write() returns Aborted (unless fn returns another error).
   void rollback();

@@ -93,8 +93,10 @@ bool PlanPointModify(ModifyPlan* modify);
 // the constant filters, builds the key into scratch->key, reads the row,
 // decodes it into scratch->columns and `slot_columns` of it into the frame's
 // slots, and checks the other filters. False when no row matches. *row
-// points into the tree: valid until the transaction changes it.
+// points into the tree: valid until the transaction changes it. for_update:
+// the row is about to be changed (WriteTxn::get_for_update; env->write set).
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
-                  const Frame& frame, ExecScratch* scratch, std::string_view* row);
+                  const Frame& frame, ExecScratch* scratch, std::string_view* row,
+                  bool for_update = false);
 
 }  // namespace solo::sql

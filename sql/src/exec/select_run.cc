@@ -629,13 +629,18 @@ bool PlanPointModify(ModifyPlan* modify) {
 }
 
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
-                  const Frame& frame, ExecScratch* scratch, std::string_view* row) {
+                  const Frame& frame, ExecScratch* scratch, std::string_view* row,
+                  bool for_update) {
   const ScanLevel& level = plan.levels[0];
   for (const BExprPtr& filter : plan.constant_filters) {
     if (!EvalPredicate(*filter, frame)) return false;
   }
   if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return false;
-  if (!frame.env->view->get(level.table, scratch->key, row).ok()) return false;
+  // A row about to be changed is found through the WriteTxn, which keeps the
+  // descent for the change (no second search).
+  Status found = for_update ? frame.env->write->get_for_update(level.table, scratch->key, row)
+                            : frame.env->view->get(level.table, scratch->key, row);
+  if (!found.ok()) return false;
   std::vector<solo::ColumnView>& columns = scratch->columns;
   columns.resize(level.schema.columns.size());
   Status status = decode_row_view(level.schema, *row, columns);

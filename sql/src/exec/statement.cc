@@ -287,7 +287,9 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
   frame.slots = scratch.slots.data();
   frame.env = env;
   std::string_view row;
-  if (!FindPointRow(plan, modify.point_slot_columns, frame, &scratch, &row)) return 0;
+  if (!FindPointRow(plan, modify.point_slot_columns, frame, &scratch, &row, /*for_update=*/true)) {
+    return 0;
+  }
   Status status;
   if (is_update) {
     const auto& columns = level.schema.columns;
