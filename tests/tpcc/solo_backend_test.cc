@@ -1,6 +1,7 @@
 // Tests of the solo backend's shared plans: every connection of a backend
 // uses one plan per SQL text, write bodies use the owner's buffers, and a
 // schema change is never answered with a plan bound to the old catalog.
+#include "tests/tpcc/temp_dir.h"
 #include "tpcc/backend.h"
 
 #include <fmt/format.h>
@@ -18,21 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fmt::format("/dev/shm/solo-backend-test-{}-{}", ::getpid(), counter++);
-    fs::remove_all(path_);
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  TempDir() : test::TempDir("solo-backend-test") {}
 };
 
 std::unique_ptr<Backend> solo_at(const TempDir& dir) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "tests/tpcc/temp_dir.h"
 #include "tpcc/sqlite_connection.h"
 
 namespace tpcc {
@@ -24,21 +25,10 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 // A fresh directory removed at the end of the test.
-class TempDir {
+class TempDir : public test::TempDir {
  public:
-  explicit TempDir(const std::string& parent = "/dev/shm") {
-    static std::atomic<int> counter{0};
-    path_ = fmt::format("{}/solo-sqlite-test-{}-{}", parent, ::getpid(), counter++);
-    fs::remove_all(path_);
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  explicit TempDir(const std::string& parent = "/dev/shm")
+      : test::TempDir("solo-sqlite-test", parent) {}
 };
 
 BackendOptions ram_options(const TempDir& dir) {
