@@ -228,48 +228,64 @@ void AppendReturning(const ModifyPlan& modify, const Frame& frame, ResultSet* ou
   }
 }
 
+// Collects what an UPDATE or DELETE that scans will change (all of it before
+// any change: a change never feeds the scan). UPDATE keeps only the values
+// of the assigned columns, engine-typed; they are patched into the stored
+// row when the change is made (see ApplyCollected).
 class ModifyCollector : public ScanTarget {
  public:
   ModifyCollector(const ModifyPlan& plan, bool is_update, bool returning)
-      : plan_(plan), is_update_(is_update), returning_(returning) {}
+      : plan_(plan), is_update_(is_update), returning_(returning) {
+    for (const auto& assignment : plan.assignments) assigned.push_back(assignment.first);
+  }
   bool Row(const Frame& frame, std::string_view primary_key) override {
-    keys.emplace_back(primary_key);
+    key_ends.push_back(keys.size() + primary_key.size());
+    keys.append(primary_key);
     if (!is_update_) {
       if (returning_) AppendReturning(plan_, frame, &returned);
       return true;
     }
     const ScanLevel& level = plan_.scan->levels[0];
     const auto& columns = level.schema.columns;
-    solo::Row row(columns.size());
+    size_t base = values.size();
+    values.resize(base + assigned.size());
     Value scratch;
-    std::vector<bool> assigned(columns.size(), false);
-    for (const auto& [column, expr] : plan_.assignments) {
-      const Value& value = Eval(*expr, frame, &scratch);
-      ToEngine(value, columns[column], &row[column]);
-      assigned[column] = true;
-    }
-    for (size_t col = 0; col < columns.size(); ++col) {
-      if (!assigned[col]) ToEngine(frame.slots[level.slot_base + col], columns[col], &row[col]);
+    for (size_t idx = 0; idx < assigned.size(); ++idx) {
+      const Value& value = Eval(*plan_.assignments[idx].second, frame, &scratch);
+      ToEngine(value, columns[assigned[idx]], &values[base + idx]);
     }
     if (returning_) {
       // Over the changed row: the row's slots with the assigned columns
-      // replaced by the values stored.
-      std::vector<Value> slots(frame.slots, frame.slots + plan_.scan->slot_count);
-      for (const auto& [column, expr] : plan_.assignments) {
-        FromEngine(row[column], columns[column], &slots[level.slot_base + column]);
+      // swapped for the values stored, and swapped back after.
+      swapped.resize(assigned.size());
+      for (size_t idx = 0; idx < assigned.size(); ++idx) {
+        FromEngine(values[base + idx], columns[assigned[idx]], &swapped[idx]);
+        std::swap(frame.slots[level.slot_base + assigned[idx]], swapped[idx]);
       }
-      Frame changed = frame;
-      changed.slots = slots.data();
-      AppendReturning(plan_, changed, &returned);
+      AppendReturning(plan_, frame, &returned);
+      for (size_t idx = 0; idx < assigned.size(); ++idx) {
+        std::swap(frame.slots[level.slot_base + assigned[idx]], swapped[idx]);
+      }
     }
-    rows.push_back(std::move(row));
     return true;
   }
+  size_t size() const { return key_ends.size(); }
+  std::string_view key(size_t row) const {
+    size_t begin = row == 0 ? 0 : key_ends[row - 1];
+    return std::string_view(keys).substr(begin, key_ends[row] - begin);
+  }
+  std::span<const solo::Value> row_values(size_t row) const {
+    return std::span<const solo::Value>(values).subspan(row * assigned.size(), assigned.size());
+  }
+
   const ModifyPlan& plan_;
   bool is_update_;
   bool returning_;
-  std::vector<std::string> keys;
-  std::vector<solo::Row> rows;
+  std::vector<uint32_t> assigned;  // the assigned columns, in assignment order
+  std::string keys;                // the primary keys, one after another
+  std::vector<size_t> key_ends;
+  std::vector<solo::Value> values;  // UPDATE: assigned.size() per row
+  std::vector<Value> swapped;
   ResultSet returned;  // RETURNING rows, handed out once every change is made
 };
 
@@ -330,16 +346,29 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, R
   }
   RunScan(*modify.scan, env, nullptr, &collector);
   const ScanLevel& level = modify.scan->levels[0];
-  for (size_t idx = 0; idx < collector.keys.size(); ++idx) {
-    Status status = is_update ? env->write->update(level.table, collector.keys[idx], collector.rows[idx])
-                              : env->write->erase(level.table, collector.keys[idx]);
+  std::string patched;
+  for (size_t idx = 0; idx < collector.size(); ++idx) {
+    std::string_view key = collector.key(idx);
+    Status status;
+    if (is_update) {
+      // The stored row (found again, its descent kept for the change) with
+      // the assigned columns patched in; the others are not decoded.
+      std::string_view stored;
+      status = env->write->get_for_update(level.table, key, &stored);
+      if (status.ok()) {
+        status = patch_row(level.schema, stored, collector.assigned, collector.row_values(idx), &patched);
+      }
+      if (status.ok()) status = env->write->update_columns(level.table, key, patched, collector.assigned);
+    } else {
+      status = env->write->erase(level.table, key);
+    }
     if (!status.ok()) ThrowStatus(status, level.schema);
   }
   for (size_t row = 0; row < collector.returned.row_count(); ++row) {
     Value* dest = out->AppendRow();
     for (size_t col = 0; col < out->column_count(); ++col) dest[col] = collector.returned.at(row, col);
   }
-  return collector.keys.size();
+  return collector.size();
 }
 
 SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
