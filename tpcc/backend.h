@@ -41,6 +41,14 @@ class Rows {
   void clear() { values_.clear(); columns_ = 0; }
   void set_columns(size_t columns) { columns_ = columns; }
   void push(Value value) { values_.push_back(std::move(value)); }
+  // Shapes the rows as rows x columns and returns the values to overwrite
+  // in place: a text assigned into a slot that held text reuses its buffer,
+  // so refilling a Rows kept across statements allocates nothing.
+  Value* reshape(size_t rows, size_t columns) {
+    columns_ = columns;
+    values_.resize(rows * columns);
+    return values_.data();
+  }
 
   size_t columns() const { return columns_; }
   size_t size() const { return columns_ == 0 ? 0 : values_.size() / columns_; }

@@ -37,17 +37,24 @@ void to_sql(const Value& value, SqlValue* out) {
       value);
 }
 
-Value from_sql(const SqlValue& value) {
+// Sets *out to `value`; a text into a slot that holds text keeps its buffer.
+void from_sql(const SqlValue& value, Value* out) {
   switch (value.kind()) {
-    case solo::sql::ValueKind::kNull: return std::monostate{};
-    case solo::sql::ValueKind::kBool: return int64_t{value.as_bool() ? 1 : 0};
-    case solo::sql::ValueKind::kInt: return value.as_int();
-    case solo::sql::ValueKind::kDecimal: return Decimal{value.units(), value.scale()};
-    case solo::sql::ValueKind::kDouble: return value.as_double();
-    case solo::sql::ValueKind::kText: return value.as_text();
-    case solo::sql::ValueKind::kTimestamp: return Timestamp{value.as_timestamp()};
+    case solo::sql::ValueKind::kNull: *out = std::monostate{}; return;
+    case solo::sql::ValueKind::kBool: *out = int64_t{value.as_bool() ? 1 : 0}; return;
+    case solo::sql::ValueKind::kInt: *out = value.as_int(); return;
+    case solo::sql::ValueKind::kDecimal: *out = Decimal{value.units(), value.scale()}; return;
+    case solo::sql::ValueKind::kDouble: *out = value.as_double(); return;
+    case solo::sql::ValueKind::kText:
+      if (auto* text = std::get_if<std::string>(out)) {
+        text->assign(value.as_text());
+      } else {
+        *out = std::string(value.as_text());
+      }
+      return;
+    case solo::sql::ValueKind::kTimestamp: *out = Timestamp{value.as_timestamp()}; return;
   }
-  return std::monostate{};
+  *out = std::monostate{};
 }
 
 // The statements of one connection (plans shared through SoloShared) and
@@ -71,10 +78,10 @@ void bind(const std::vector<Value>& values, std::vector<SqlValue>* params) {
 }
 
 void copy_out(const solo::sql::ResultSet& result, Rows* out) {
-  out->clear();
-  out->set_columns(result.column_count());
+  size_t columns = result.column_count();
+  Value* dest = out->reshape(result.row_count(), columns);
   for (size_t row = 0; row < result.row_count(); ++row) {
-    for (size_t col = 0; col < result.column_count(); ++col) out->push(from_sql(result.at(row, col)));
+    for (size_t col = 0; col < columns; ++col) from_sql(result.at(row, col), dest++);
   }
 }
 
