@@ -17,14 +17,37 @@ ObjectPool::~ObjectPool() {
     SOLO_UNPOISON(arena, kArenaBytes);
     std::free(arena);
   }
+  for (void* arena : ready_) std::free(arena);
   for (void* large : large_) std::free(large);
+}
+
+void* ObjectPool::make_arena() {
+  void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
+  if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
+  madvise(arena, kArenaBytes, MADV_HUGEPAGE);
+  return arena;
+}
+
+void ObjectPool::add_ready_arena(void* arena) {
+  std::lock_guard<std::mutex> lock(ready_mutex_);
+  ready_.push_back(arena);
+  ready_count_.store(ready_.size(), std::memory_order_release);
 }
 
 void* ObjectPool::allocate_fresh(uint32_t rounded) {
   if (arena_next_ == nullptr || arena_next_ + rounded > arena_end_) {
-    void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
-    if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
-    madvise(arena, kArenaBytes, MADV_HUGEPAGE);
+    void* arena = nullptr;
+    if (ready_count_.load(std::memory_order_acquire) > 0) {
+      std::lock_guard<std::mutex> lock(ready_mutex_);
+      if (!ready_.empty()) {
+        // The oldest first: the prefaulter touched it longest ago, so its
+        // pages are surely in.
+        arena = ready_.front();
+        ready_.erase(ready_.begin());
+        ready_count_.store(ready_.size(), std::memory_order_release);
+      }
+    }
+    if (arena == nullptr) arena = make_arena();
     arenas_.push_back(arena);
     arena_bytes_ += kArenaBytes;
     arena_next_ = static_cast<char*>(arena);

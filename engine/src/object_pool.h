@@ -9,8 +9,10 @@
 // with its generation, size and kind until no live snapshot can reach it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <unordered_set>
 #include <vector>
 
@@ -50,6 +52,16 @@ class ObjectPool {
   // reclaimed.
   size_t reclaim(uint64_t published_gen, const std::vector<uint64_t>& pinned, size_t budget);
 
+  // Arenas made and faulted in ahead of need by another thread (recovery's
+  // ArenaPrefaulter, so that the kernel's zeroing of fresh pages is not done
+  // on the owner): allocate() takes them before it makes one itself.
+  // make_arena() and add_ready_arena() may be called from any thread;
+  // ready_arenas() too.
+  static constexpr size_t kArenaBytes = size_t{2} << 20;
+  static void* make_arena();
+  void add_ready_arena(void* arena);
+  size_t ready_arenas() const { return ready_count_.load(std::memory_order_acquire); }
+
   // Every object in a spare array (for tests: reuse checks).
   std::vector<const void*> spare_objects() const;
   uint64_t arena_bytes() const { return arena_bytes_; }
@@ -65,8 +77,6 @@ class ObjectPool {
  private:
   static constexpr uint32_t kGrain = 16;
   static constexpr uint32_t kMaxPooledBytes = 4096;
-  static constexpr size_t kArenaBytes = size_t{2} << 20;
-
   static uint32_t class_of(uint32_t bytes) { return (bytes + kGrain - 1) / kGrain; }
   void* allocate_fresh(uint32_t rounded);
   void make_spare(void* ptr, uint32_t bytes);
@@ -85,6 +95,10 @@ class ObjectPool {
   uint64_t arena_bytes_ = 0;
   uint64_t reused_ = 0;
   uint64_t fresh_ = 0;
+  // Shared with a prefaulting thread: arenas ready to be taken.
+  std::mutex ready_mutex_;
+  std::vector<void*> ready_;  // guarded by ready_mutex_
+  std::atomic<size_t> ready_count_{0};
 };
 
 }  // namespace solo::internal
