@@ -1,6 +1,7 @@
 // Memcomparable key encoding (engine/README.md "Key encoding").
 #include <bit>
 #include <cstring>
+#include <vector>
 
 #include "solo/codec.h"
 
@@ -16,21 +17,23 @@ void put_big_endian(uint64_t bits, int bytes, std::string* out) {
   out->append(buffer, bytes);
 }
 
-void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
+// One column's key bytes (engine/README.md "Key encoding"), from a value read
+// in place or made from a Value.
+void append_key_view(const ColumnDef& column, const ColumnView& value, std::string* out) {
   switch (column.type) {
     case Type::kSmallInt:
-      put_big_endian(static_cast<uint16_t>(value.as_int()) ^ 0x8000u, 2, out);
+      put_big_endian(static_cast<uint16_t>(value.int_value) ^ 0x8000u, 2, out);
       return;
     case Type::kInteger:
-      put_big_endian(static_cast<uint32_t>(value.as_int()) ^ 0x80000000u, 4, out);
+      put_big_endian(static_cast<uint32_t>(value.int_value) ^ 0x80000000u, 4, out);
       return;
     case Type::kBigInt:
     case Type::kDecimal:
     case Type::kTimestamp:
-      put_big_endian(static_cast<uint64_t>(value.as_int()) ^ (uint64_t{1} << 63), 8, out);
+      put_big_endian(static_cast<uint64_t>(value.int_value) ^ (uint64_t{1} << 63), 8, out);
       return;
     case Type::kDouble: {
-      double number = value.as_double();
+      double number = value.double_value;
       if (number == 0) number = 0;  // -0.0 and 0.0 are one key
       if (number != number) number = __builtin_nan("");
       uint64_t bits = std::bit_cast<uint64_t>(number);
@@ -42,20 +45,32 @@ void append_key_value(const ColumnDef& column, const Value& value, std::string* 
     case Type::kVarChar:
     case Type::kText: {
       // 0x00 -> 0x00 0xFF; end -> 0x00 0x01 (sorts below any continuation).
-      const std::string& text = value.as_string();
+      std::string_view text = value.string;
       size_t start = 0;
       for (size_t pos = 0; pos < text.size(); ++pos) {
         if (text[pos] == '\0') {
-          out->append(text, start, pos - start);
+          out->append(text.substr(start, pos - start));
           out->append("\0\xFF", 2);
           start = pos + 1;
         }
       }
-      out->append(text, start, text.size() - start);
+      out->append(text.substr(start));
       out->append("\0\x01", 2);
       return;
     }
   }
+}
+
+void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
+  ColumnView view;
+  switch (column.type) {
+    case Type::kDouble: view.double_value = value.as_double(); break;
+    case Type::kChar:
+    case Type::kVarChar:
+    case Type::kText: view.string = value.as_string(); break;
+    default: view.int_value = value.as_int(); break;
+  }
+  append_key_view(column, view, out);
 }
 
 }  // namespace
@@ -92,6 +107,37 @@ Status encode_primary_key(const TableSchema& schema, const Row& row, std::string
   }
   return append_key(schema, schema.primary_key,
                     std::span<const Value>(values, schema.primary_key.size()), out);
+}
+
+Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                      std::string_view row, std::string* out, bool* has_null) {
+  constexpr size_t kOnStack = 64;
+  ColumnView on_stack[kOnStack];
+  std::vector<ColumnView> on_heap;
+  std::span<ColumnView> views(on_stack, kOnStack);
+  if (schema.columns.size() > kOnStack) {
+    on_heap.resize(schema.columns.size());
+    views = on_heap;
+  }
+  Status status = decode_row_view(schema, row, views);
+  if (!status.ok()) return status;
+  *has_null = false;
+  for (uint32_t column_idx : columns) {
+    if (column_idx >= schema.columns.size()) return Status::InvalidArgument("key column out of range");
+    const ColumnDef& column = schema.columns[column_idx];
+    const ColumnView& view = views[column_idx];
+    bool null = view.kind == Value::Kind::kNull;
+    *has_null |= null;
+    if (!column.not_null) {
+      // Nullable columns carry a marker so that NULL sorts first.
+      out->push_back(null ? '\0' : '\x01');
+      if (null) continue;
+    } else if (null) {
+      return Status::InvalidArgument("NULL in a NOT NULL key column");
+    }
+    append_key_view(column, view, out);
+  }
+  return Status::OK();
 }
 
 std::string prefix_successor(std::string_view prefix) {

@@ -68,6 +68,15 @@ Status decode_row_view(const TableSchema& schema, std::string_view bytes, std::s
 Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
                   std::span<const Value> values, std::string* out);
 
+// Appends the key encoding of columns `columns` of an encoded row, read in
+// place in one pass (no Value, no allocation), as append_key would give for
+// the decoded values. The row's values are not checked (it must have been
+// made by encode_row for `schema`); InvalidArgument if it is not a row of
+// `schema` by its shape (too short, trailing bytes) or a NOT NULL key column
+// is NULL. *has_null: one of the columns is NULL.
+Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                      std::string_view row, std::string* out, bool* has_null);
+
 // Primary key of a full row: append_key over schema.primary_key.
 Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out);
 
