@@ -1,4 +1,5 @@
 // Memcomparable key encoding (engine/README.md "Key encoding").
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <vector>
@@ -111,19 +112,24 @@ Status encode_primary_key(const TableSchema& schema, const Row& row, std::string
 
 Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
                       std::string_view row, std::string* out, bool* has_null) {
+  // Key columns usually lead the row (TPC-C's all do): read only up to the last.
+  size_t needed = 0;
+  for (uint32_t column_idx : columns) {
+    if (column_idx >= schema.columns.size()) return Status::InvalidArgument("key column out of range");
+    needed = std::max<size_t>(needed, column_idx + 1);
+  }
   constexpr size_t kOnStack = 64;
   ColumnView on_stack[kOnStack];
   std::vector<ColumnView> on_heap;
   std::span<ColumnView> views(on_stack, kOnStack);
-  if (schema.columns.size() > kOnStack) {
-    on_heap.resize(schema.columns.size());
+  if (needed > kOnStack) {
+    on_heap.resize(needed);
     views = on_heap;
   }
-  Status status = decode_row_view(schema, row, views);
+  Status status = decode_leading_columns(schema, row, needed, views);
   if (!status.ok()) return status;
   *has_null = false;
   for (uint32_t column_idx : columns) {
-    if (column_idx >= schema.columns.size()) return Status::InvalidArgument("key column out of range");
     const ColumnDef& column = schema.columns[column_idx];
     const ColumnView& view = views[column_idx];
     bool null = view.kind == Value::Kind::kNull;
