@@ -1,6 +1,9 @@
 // Recovery: checkpoint load and log replay through WriteTxn, so that indexes,
 // catalog versions and counters are rebuilt by the code that keeps them in
-// step during normal operation.
+// step during normal operation. The checkpoint's rows, which come in key
+// order, are bulk built (TableLoader, engine/README.md "Bulk build"); a
+// reader thread reads and checks ahead of the owner, and an ArenaPrefaulter
+// faults in memory the owner is about to fill.
 #include "recovery.h"
 
 #include <memory>
