@@ -11,8 +11,8 @@ namespace solo::internal {
 
 namespace {
 
-int compare_entries(const char* keys, uint64_t a_prefix, uint32_t a_at, uint32_t a_size,
-                    uint64_t b_prefix, uint32_t b_at, uint32_t b_size) {
+int compare_entries(const char* keys, uint64_t a_prefix, uint64_t a_at, uint32_t a_size,
+                    uint64_t b_prefix, uint64_t b_at, uint32_t b_size) {
   if (a_prefix != b_prefix) return a_prefix < b_prefix ? -1 : 1;
   uint32_t common = std::min(a_size, b_size);
   if (common > 8) {
@@ -72,7 +72,7 @@ Status TableLoader::add(std::string_view key, std::string_view row, uint64_t off
       return damaged(offset, "index " + index.info->schema.name + ": " + status.ToString());
     }
     IndexEntry entry{key_prefix(entry_.data(), entry_.size()), offset,
-                     static_cast<uint32_t>(index.keys.size()), static_cast<uint16_t>(entry_.size()),
+                     index.keys.size(), static_cast<uint16_t>(entry_.size()),
                      static_cast<uint16_t>(part_size), has_null};
     index.keys.append(entry_);
     if (index.sorted && !index.entries.empty()) {

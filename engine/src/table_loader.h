@@ -59,7 +59,7 @@ class TableLoader {
   struct IndexEntry {
     uint64_t prefix;     // first 8 bytes of the entry (KeyRef::prefix)
     uint64_t offset;     // of the row in the file
-    uint32_t key_at;     // in IndexBuild::keys
+    uint64_t key_at;     // in IndexBuild::keys (which may exceed 4 GiB)
     uint16_t key_size;   // the whole entry (<= kMaxKeyBytes)
     uint16_t part_size;  // its index-column part
     bool has_null;       // an index column is NULL: exempt from uniqueness
