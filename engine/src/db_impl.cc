@@ -384,6 +384,9 @@ void DbImpl::undo_transaction() {
       case UndoEntry::Op::kCatalog:
         catalog_ = static_cast<const Catalog*>(entry->old);
         break;
+      case UndoEntry::Op::kLoaded:
+        btree_drop(&trees_[entry->tree], &writer_);
+        break;
     }
     SOLO_ASSERT(done);
     (void)done;
@@ -466,6 +469,15 @@ void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) 
   changes_++;
   if (logging_ && trees_[tree].has_records) log_delete(tree, undo_.key(undo_.entries().back()));
   return old;
+}
+
+void DbImpl::tree_load(TreeId tree, const TreeState& built) {
+  SOLO_ASSERT(on_owner_thread());  // invariant 1
+  SOLO_ASSERT(!logging_);          // recovery only: nothing of it is logged
+  SOLO_ASSERT(trees_[tree].root == nullptr && trees_[tree].has_records == built.has_records);
+  undo_.add(UndoEntry::Op::kLoaded, tree, {}, nullptr);
+  trees_[tree] = built;
+  changes_++;
 }
 
 Record* DbImpl::make_record(std::string_view row) {

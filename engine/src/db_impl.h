@@ -75,6 +75,10 @@ class DbImpl {
   // The same for an entry found by btree_descend(*path) (no change since).
   void* tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value);
   void* tree_remove_at(TreeId tree, std::string_view key, TreePath* path);
+  // Sets tree `tree`, which must be empty, to `built` (a BulkBuilder's tree
+  // made in this generation); undone by emptying it again (its records are
+  // freed as created_). Not logged: for recovery only, before logging starts.
+  void tree_load(TreeId tree, const TreeState& built);
   // A new record holding `row`, made in the current generation.
   Record* make_record(std::string_view row);
   // `record` left the tree in this transaction; it is released at commit.

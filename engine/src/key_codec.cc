@@ -1,6 +1,8 @@
 // Memcomparable key encoding (engine/README.md "Key encoding").
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <vector>
 
 #include "solo/codec.h"
 
@@ -44,17 +46,19 @@ void put_key_int(int64_t value, std::string* out) {
   }
 }
 
-void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
+// One column's key bytes (engine/README.md "Key encoding"), from a value read
+// in place or made from a Value.
+void append_key_view(const ColumnDef& column, const ColumnView& value, std::string* out) {
   switch (column.type) {
     case Type::kSmallInt:
     case Type::kInteger:
     case Type::kBigInt:
     case Type::kDecimal:
     case Type::kTimestamp:
-      put_key_int(value.as_int(), out);
+      put_key_int(value.int_value, out);
       return;
     case Type::kDouble: {
-      double number = value.as_double();
+      double number = value.double_value;
       if (number == 0) number = 0;  // -0.0 and 0.0 are one key
       if (number != number) number = __builtin_nan("");
       uint64_t bits = std::bit_cast<uint64_t>(number);
@@ -66,20 +70,32 @@ void append_key_value(const ColumnDef& column, const Value& value, std::string* 
     case Type::kVarChar:
     case Type::kText: {
       // 0x00 -> 0x00 0xFF; end -> 0x00 0x01 (sorts below any continuation).
-      const std::string& text = value.as_string();
+      std::string_view text = value.string;
       size_t start = 0;
       for (size_t pos = 0; pos < text.size(); ++pos) {
         if (text[pos] == '\0') {
-          out->append(text, start, pos - start);
+          out->append(text.substr(start, pos - start));
           out->append("\0\xFF", 2);
           start = pos + 1;
         }
       }
-      out->append(text, start, text.size() - start);
+      out->append(text.substr(start));
       out->append("\0\x01", 2);
       return;
     }
   }
+}
+
+void append_key_value(const ColumnDef& column, const Value& value, std::string* out) {
+  ColumnView view;
+  switch (column.type) {
+    case Type::kDouble: view.double_value = value.as_double(); break;
+    case Type::kChar:
+    case Type::kVarChar:
+    case Type::kText: view.string = value.as_string(); break;
+    default: view.int_value = value.as_int(); break;
+  }
+  append_key_view(column, view, out);
 }
 
 }  // namespace
@@ -116,6 +132,42 @@ Status encode_primary_key(const TableSchema& schema, const Row& row, std::string
   }
   return append_key(schema, schema.primary_key,
                     std::span<const Value>(values, schema.primary_key.size()), out);
+}
+
+Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                      std::string_view row, std::string* out, bool* has_null) {
+  // Key columns usually lead the row (TPC-C's all do): read only up to the last.
+  size_t needed = 0;
+  for (uint32_t column_idx : columns) {
+    if (column_idx >= schema.columns.size()) return Status::InvalidArgument("key column out of range");
+    needed = std::max<size_t>(needed, column_idx + 1);
+  }
+  constexpr size_t kOnStack = 64;
+  ColumnView on_stack[kOnStack];
+  std::vector<ColumnView> on_heap;
+  std::span<ColumnView> views(on_stack, kOnStack);
+  if (needed > kOnStack) {
+    on_heap.resize(needed);
+    views = on_heap;
+  }
+  Status status = decode_leading_columns(schema, row, needed, views);
+  if (!status.ok()) return status;
+  *has_null = false;
+  for (uint32_t column_idx : columns) {
+    const ColumnDef& column = schema.columns[column_idx];
+    const ColumnView& view = views[column_idx];
+    bool null = view.kind == Value::Kind::kNull;
+    *has_null |= null;
+    if (!column.not_null) {
+      // Nullable columns carry a marker so that NULL sorts first.
+      out->push_back(null ? '\0' : '\x01');
+      if (null) continue;
+    } else if (null) {
+      return Status::InvalidArgument("NULL in a NOT NULL key column");
+    }
+    append_key_view(column, view, out);
+  }
+  return Status::OK();
 }
 
 std::string prefix_successor(std::string_view prefix) {

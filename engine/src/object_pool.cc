@@ -35,7 +35,7 @@ ObjectPool::~ObjectPool() {
   for (void* large : large_) std::free(large);
 }
 
-void* ObjectPool::new_arena() {
+void* ObjectPool::make_arena() {
   void* arena = std::aligned_alloc(kArenaBytes, kArenaBytes);
   if (arena == nullptr) std::abort();  // out of memory: nothing sensible to do
   madvise(arena, kArenaBytes, MADV_HUGEPAGE);
@@ -49,32 +49,41 @@ void ObjectPool::prefault_main() {
     ready_cv_.wait(lock, [this] { return stopping_ || ready_.size() < prefault_target_; });
     if (stopping_) return;
     lock.unlock();
-    char* arena = static_cast<char*>(new_arena());
+    char* arena = static_cast<char*>(make_arena());
     // One write per small page (a huge page is faulted in whole by the first).
     for (size_t offset = 0; offset < kArenaBytes; offset += 4096) {
       reinterpret_cast<volatile char*>(arena)[offset] = 0;
     }
     lock.lock();
     ready_.push_back(arena);
+    ready_count_.store(ready_.size(), std::memory_order_release);
   }
+}
+
+void ObjectPool::add_ready_arena(void* arena) {
+  std::lock_guard<std::mutex> lock(ready_mutex_);
+  ready_.push_back(arena);
+  ready_count_.store(ready_.size(), std::memory_order_release);
 }
 
 void* ObjectPool::allocate_fresh(uint32_t rounded) {
   if (arena_next_ == nullptr || arena_next_ + rounded > arena_end_) {
     void* arena = nullptr;
-    if (prefault_target_ > 0) {
-      // Never waits: if the thread is behind, the owner makes its own.
+    if (ready_count_.load(std::memory_order_acquire) > 0) {
+      // Never waits: if a prefaulter holds the lock, the owner makes its own.
       std::unique_lock<std::mutex> lock(ready_mutex_, std::try_to_lock);
       if (lock.owns_lock() && !ready_.empty()) {
-        arena = ready_.back();
-        ready_.pop_back();
+        // The oldest first: touched longest ago, so its pages are surely in.
+        arena = ready_.front();
+        ready_.erase(ready_.begin());
+        ready_count_.store(ready_.size(), std::memory_order_release);
         prefaulted_taken_++;
         lock.unlock();
-        ready_cv_.notify_one();
+        if (prefault_target_ > 0) ready_cv_.notify_one();
       }
     }
     if (arena == nullptr) {
-      arena = new_arena();
+      arena = make_arena();
       arenas_made_++;
     }
     arenas_.push_back(arena);

@@ -15,6 +15,7 @@
 // waiting, or makes one itself if none is ready.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -69,12 +70,16 @@ class ObjectPool {
   // Arenas taken from the prefaulting thread, and made by the owner itself.
   uint64_t prefaulted_taken() const { return prefaulted_taken_; }
   uint64_t arenas_made() const { return arenas_made_; }
-  // Arenas the prefaulting thread has ready now (for tests).
-  size_t ready_arenas() {
-    std::lock_guard<std::mutex> lock(ready_mutex_);
-    return ready_.size();
-  }
+  // Arenas ready to be taken now (any thread).
+  size_t ready_arenas() const { return ready_count_.load(std::memory_order_acquire); }
+  static constexpr size_t kArenaBytes = size_t{2} << 20;
   static constexpr size_t arena_size() { return kArenaBytes; }
+  // Arenas made and faulted in ahead of need by another thread as well
+  // (recovery's ArenaPrefaulter, sized by the checkpoint): allocate() takes
+  // ready arenas, theirs or the pool's own thread's, before it makes one.
+  // Any thread.
+  static void* make_arena();  // allocated, asked for huge pages, not touched
+  void add_ready_arena(void* arena);
   size_t retired_pending() const { return retired_.size() - retired_head_ + held_back_.size(); }
   // Oldest retire_gen in the FIFO (UINT64_MAX if empty), and held-back objects.
   uint64_t oldest_retire_gen() const {
@@ -85,11 +90,9 @@ class ObjectPool {
  private:
   static constexpr uint32_t kGrain = 16;
   static constexpr uint32_t kMaxPooledBytes = 4096;
-  static constexpr size_t kArenaBytes = size_t{2} << 20;
 
   static uint32_t class_of(uint32_t bytes) { return (bytes + kGrain - 1) / kGrain; }
   void* allocate_fresh(uint32_t rounded);
-  static void* new_arena();  // allocated, asked for huge pages, not touched
   void prefault_main();
   void make_spare(void* ptr, uint32_t bytes);
 
@@ -114,7 +117,8 @@ class ObjectPool {
   const size_t prefault_target_;
   std::mutex ready_mutex_;
   std::condition_variable ready_cv_;  // the thread waits for room or stop
-  std::vector<void*> ready_;
+  std::vector<void*> ready_;  // oldest first
+  std::atomic<size_t> ready_count_{0};  // ready_.size(), read without the lock
   bool stopping_ = false;
   std::thread prefaulter_;
 };

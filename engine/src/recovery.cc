@@ -1,16 +1,24 @@
 // Recovery: checkpoint load and log replay through WriteTxn, so that indexes,
 // catalog versions and counters are rebuilt by the code that keeps them in
-// step during normal operation.
+// step during normal operation. The checkpoint's rows, which come in key
+// order, are bulk built (TableLoader, engine/README.md "Bulk build"); a
+// reader thread reads and checks ahead of the owner, and an ArenaPrefaulter
+// faults in memory the owner is about to fill.
 #include "recovery.h"
 
+#include <memory>
+#include <thread>
 #include <vector>
 
+#include "arena_prefaulter.h"
 #include "checkpoint_format.h"
 #include "checkpoint_reader.h"
 #include "db_impl.h"
 #include "durable_codec.h"
 #include "log_format.h"
 #include "log_reader.h"
+#include "read_ahead.h"
+#include "table_loader.h"
 
 namespace solo::internal {
 
@@ -92,105 +100,173 @@ Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& w
   return Status::OK();
 }
 
-// Rounds are applied a batch at a time (one write transaction each).
-struct ReplayBatch {
-  struct Round {
-    uint64_t lsn;
-    size_t begin, end;  // in payloads
-    std::string where;
-  };
-  std::vector<Round> rounds;
-  std::string payloads;
+// Reading runs one step ahead of applying: a reader thread reads and checks
+// (pread, CRC32C) the next blocks or rounds while the owner applies the
+// previous ones; at most this many bytes wait between them.
+constexpr size_t kReadAheadBytes = 16u << 20;
+// Log rounds are applied a batch at a time (one write transaction each).
+constexpr size_t kReplayBatchRounds = 256;
+constexpr size_t kReplayBatchBytes = 4u << 20;
+
+struct CheckpointItem {
+  CheckpointBlock type;
+  uint64_t offset;  // of the block in the file
+  std::string body;
 };
 
-Status flush_batch(DbImpl* db, ReplayBatch* batch) {
-  if (batch->rounds.empty()) return Status::OK();
-  Status status = db->write([&](WriteTxn& txn) {
-    for (const ReplayBatch::Round& round : batch->rounds) {
-      Status applied = apply_round(
-          txn, std::string_view(batch->payloads).substr(round.begin, round.end - round.begin),
-          round.where);
-      if (!applied.ok()) return applied;
+struct LogItem {
+  uint64_t lsn;
+  std::string payload;
+  std::string where;  // "file at offset N"
+};
+
+// Runs `produce` on a thread of its own, handing its Status to the queue's
+// finish(); join() (or the destructor) stops the queue first, so that a
+// producer blocked in push() returns.
+template <typename Item>
+class Reader {
+ public:
+  template <typename Fn>
+  Reader(ReadAhead<Item>* ahead, Fn produce)
+      : ahead_(ahead), thread_([ahead, produce] { ahead->finish(produce()); }) {}
+  ~Reader() { join(); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  void join() {
+    if (!thread_.joinable()) return;
+    ahead_->stop();
+    thread_.join();
+  }
+
+ private:
+  ReadAhead<Item>* ahead_;
+  std::thread thread_;
+};
+
+// The whole checkpoint in one write transaction: the catalog (its blocks
+// come first), then each table's rows, bulk built (table_loader.h).
+Status apply_checkpoint(WriteTxn& txn, DbImpl* db, ReadAhead<CheckpointItem>* ahead,
+                        const std::string& path, const uint64_t* lsn) {
+  std::unique_ptr<TableLoader> loader;
+  std::vector<bool> loaded;  // by table id: its rows were loaded (one run per table)
+  bool catalog_done = false;
+  TreeId next_id = 0;
+  CheckpointItem item;
+  while (ahead->pop(&item)) {
+    ByteReader in{item.body};
+    if (item.type != CheckpointBlock::kRows) {
+      std::string where = "checkpoint " + at(path, item.offset);
+      if (catalog_done) return Status::Corruption("catalog block after rows in " + where);
+      TreeId id;
+      TableSchema table;
+      IndexSchema index;
+      bool ok = in.get_u32(&id);
+      if (ok && item.type == CheckpointBlock::kTable) ok = get_table_schema(&in, &table);
+      if (ok && item.type == CheckpointBlock::kIndex) ok = get_index_schema(&in, &index);
+      if (!ok || id != next_id) return Status::Corruption("malformed catalog block in " + where);
+      next_id++;
+      Status status;
+      if (item.type == CheckpointBlock::kTable) {
+        status = check_id(txn.create_table(table), id, where);
+      } else if (item.type == CheckpointBlock::kIndex) {
+        status = check_id(txn.create_index(index), id, where);
+      } else {
+        status = make_dropped(txn, id, where);
+      }
+      if (!status.ok()) return status;
+      continue;
     }
-    db->note_replayed_lsn(batch->rounds.back().lsn);
-    return Status::OK();
-  });
-  batch->rounds.clear();
-  batch->payloads.clear();
-  return status;
+    catalog_done = true;
+    auto malformed = [&] {
+      return Status::Corruption("malformed rows block in checkpoint " + at(path, item.offset));
+    };
+    uint32_t table, count;
+    if (!in.get_u32(&table) || !in.get_u32(&count)) return malformed();
+    if (loader == nullptr || loader->table() != table) {
+      if (loader != nullptr) {
+        Status finished = loader->finish();
+        if (!finished.ok()) return finished;
+        loader.reset();
+      }
+      std::string where = "checkpoint " + at(path, item.offset);
+      if (txn.catalog().table(table) == nullptr) {
+        return Status::Corruption("rows block for tree " + std::to_string(table) +
+                                  ", not a table, in " + where);
+      }
+      loaded.resize(txn.catalog().tree_count(), false);
+      if (loaded[table]) {
+        return Status::Corruption("rows of table " + std::to_string(table) +
+                                  " not in one run of blocks, in " + where);
+      }
+      loaded[table] = true;
+      loader = std::make_unique<TableLoader>(&txn, table, path);
+    }
+    const uint64_t body_offset = item.offset + kBlockHeaderBytes + 1;
+    for (uint32_t row_idx = 0; row_idx < count; ++row_idx) {
+      const uint64_t row_offset = body_offset + in.pos;
+      std::string_view key, row;
+      if (!in.get_bytes(&key) || !in.get_bytes(&row)) return malformed();
+      Status added = loader->add(key, row, row_offset);
+      if (!added.ok()) return added;
+    }
+    if (!in.at_end()) return malformed();
+  }
+  Status read = ahead->status();
+  if (!read.ok()) return read;
+  if (loader != nullptr) {
+    Status finished = loader->finish();
+    if (!finished.ok()) return finished;
+  }
+  // Set by the reader before it finished (the queue's lock orders it).
+  db->note_replayed_lsn(*lsn);
+  return Status::OK();
 }
 
 Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint64_t* lsn) {
-  // Catalog blocks come first: they are applied together, before the rows.
-  struct Entry {
-    CheckpointBlock type;
-    TreeId id;
-    TableSchema table;
-    IndexSchema index;
-    uint64_t offset;
-  };
-  std::vector<Entry> entries;
-  bool catalog_done = false;
-  auto apply_catalog = [&]() -> Status {
-    catalog_done = true;
-    return db->write([&](WriteTxn& txn) {
-      for (const Entry& entry : entries) {
-        std::string where = "checkpoint " + at(path, entry.offset);
-        Status status;
-        if (entry.type == CheckpointBlock::kTable) {
-          status = check_id(txn.create_table(entry.table), entry.id, where);
-        } else if (entry.type == CheckpointBlock::kIndex) {
-          status = check_id(txn.create_index(entry.index), entry.id, where);
-        } else {
-          status = make_dropped(txn, entry.id, where);
-        }
-        if (!status.ok()) return status;
-      }
-      db->note_replayed_lsn(*lsn);
-      return Status::OK();
-    });
-  };
-  Status status = read_checkpoint(
-      fs, path, lsn, [&](CheckpointBlock type, std::string_view body, uint64_t offset) -> Status {
-        ByteReader in{body};
-        std::string where = "checkpoint " + at(path, offset);
-        if (type != CheckpointBlock::kRows) {
-          if (catalog_done) return Status::Corruption("catalog block after rows in " + where);
-          Entry entry{type, 0, {}, {}, offset};
-          bool ok = in.get_u32(&entry.id);
-          if (ok && type == CheckpointBlock::kTable) ok = get_table_schema(&in, &entry.table);
-          if (ok && type == CheckpointBlock::kIndex) ok = get_index_schema(&in, &entry.index);
-          if (!ok || entry.id != entries.size()) {
-            return Status::Corruption("malformed catalog block in " + where);
-          }
-          entries.push_back(std::move(entry));
-          return Status::OK();
-        }
-        if (!catalog_done) {
-          Status made = apply_catalog();
-          if (!made.ok()) return made;
-        }
-        uint32_t table, count;
-        if (!in.get_u32(&table) || !in.get_u32(&count)) {
-          return Status::Corruption("malformed rows block in " + where);
-        }
-        return db->write([&](WriteTxn& txn) {
-          for (uint32_t row_idx = 0; row_idx < count; ++row_idx) {
-            std::string_view key, row;
-            if (!in.get_bytes(&key) || !in.get_bytes(&row)) {
-              return Status::Corruption("malformed rows block in " + where);
-            }
-            Status inserted = txn.insert_encoded(table, row);
-            if (!inserted.ok()) {
-              return Status::Corruption("row in " + where + " does not load: " + inserted.ToString());
-            }
+  ReadAhead<CheckpointItem> ahead(kReadAheadBytes);
+  uint64_t read_lsn = 0;
+  Reader<CheckpointItem> reader(&ahead, [&]() {
+    return read_checkpoint(
+        fs, path, &read_lsn, [&](CheckpointBlock type, std::string_view body, uint64_t offset) {
+          if (!ahead.push(CheckpointItem{type, offset, std::string(body)}, body.size())) {
+            return Status::Aborted("checkpoint load stopped");
           }
           return Status::OK();
         });
-      });
-  if (!status.ok()) return status;
-  if (!catalog_done) return apply_catalog();
-  return Status::OK();
+  });
+  Status status =
+      db->write([&](WriteTxn& txn) { return apply_checkpoint(txn, db, &ahead, path, &read_lsn); });
+  reader.join();
+  *lsn = read_lsn;
+  return status;
+}
+
+// Applies the rounds `ahead` delivers, a batch per write transaction.
+Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead) {
+  bool ended = false;
+  while (!ended) {
+    Status status = db->write([&](WriteTxn& txn) {
+      size_t rounds = 0;
+      size_t bytes = 0;
+      uint64_t last_lsn = 0;
+      LogItem item;
+      while (rounds < kReplayBatchRounds && bytes < kReplayBatchBytes) {
+        if (!ahead->pop(&item)) {
+          ended = true;
+          break;
+        }
+        Status applied = apply_round(txn, item.payload, item.where);
+        if (!applied.ok()) return applied;
+        rounds++;
+        bytes += item.payload.size();
+        last_lsn = item.lsn;
+      }
+      if (rounds > 0) db->note_replayed_lsn(last_lsn);
+      return Status::OK();
+    });
+    if (!status.ok()) return status;
+  }
+  return ahead->status();
 }
 
 }  // namespace
@@ -215,12 +291,6 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   uint64_t checkpoint_lsn = 0;
   uint64_t checkpoint_bytes = 0;
   if (found) {
-    status = load_checkpoint(db, fs, dir + "/" + checkpoint_name(newest), &checkpoint_lsn);
-    if (!status.ok()) return status;
-    if (checkpoint_lsn != newest) {
-      return Status::Corruption("checkpoint " + dir + "/" + checkpoint_name(newest) +
-                                " at offset 16 holds round " + std::to_string(checkpoint_lsn));
-    }
     // Its size sets the next checkpoint's trigger (LogWriter::checkpoint_trigger_bytes).
     auto file = fs->open(dir + "/" + checkpoint_name(newest), OpenMode::kRead);
     if (!file.ok()) return file.status();
@@ -228,28 +298,42 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
     if (!size.ok()) return size.status();
     checkpoint_bytes = *size;
   }
-  ReplayBatch batch;
+  // The state takes ~1.5-1.8x its checkpoint's size in arenas (records,
+  // nodes): have most of that faulted in by another thread meanwhile.
+  ArenaPrefaulter prefaulter(&db->pool_, checkpoint_bytes * 3 / 2);
+  if (found) {
+    status = load_checkpoint(db, fs, dir + "/" + checkpoint_name(newest), &checkpoint_lsn);
+    if (!status.ok()) return status;
+    if (checkpoint_lsn != newest) {
+      return Status::Corruption("checkpoint " + dir + "/" + checkpoint_name(newest) +
+                                " at offset 16 holds round " + std::to_string(checkpoint_lsn));
+    }
+  }
   uint64_t replayed_rounds = 0;
   uint64_t replayed_bytes = 0;
-  status = read_log(
-      fs, dir, checkpoint_lsn,
-      [&](uint64_t lsn, std::string_view payload, const std::string& file, uint64_t offset) {
-        replayed_rounds++;
-        replayed_bytes += payload.size();
-        size_t begin = batch.payloads.size();
-        batch.payloads.append(payload);
-        batch.rounds.push_back(ReplayBatch::Round{lsn, begin, batch.payloads.size(), at(file, offset)});
-        if (batch.rounds.size() >= 256 || batch.payloads.size() >= (4u << 20)) {
-          return flush_batch(db, &batch);
-        }
-        return Status::OK();
-      },
-      state);
+  ReadAhead<LogItem> ahead(kReadAheadBytes);
+  LogState read_state;
+  Reader<LogItem> reader(&ahead, [&]() {
+    return read_log(
+        fs, dir, checkpoint_lsn,
+        [&](uint64_t lsn, std::string_view payload, const std::string& file, uint64_t offset) {
+          replayed_rounds++;
+          replayed_bytes += payload.size();
+          if (!ahead.push(LogItem{lsn, std::string(payload), at(file, offset)}, payload.size())) {
+            return Status::Aborted("log replay stopped");
+          }
+          return Status::OK();
+        },
+        &read_state);
+  });
+  status = replay_log(db, &ahead);
+  reader.join();
   if (!status.ok()) return status;
+  *state = std::move(read_state);
   state->checkpoint_bytes = checkpoint_bytes;
   state->replayed_rounds = replayed_rounds;
   state->replayed_bytes = replayed_bytes;
-  return flush_batch(db, &batch);
+  return Status::OK();
 }
 
 }  // namespace solo::internal

@@ -1,7 +1,9 @@
 // Recovery (invariant 8): the newest complete checkpoint, then every intact
 // log round after it, applied through ordinary write transactions on the
 // owner while nothing is logged yet. Any thread but the owner, before the
-// database logs anything.
+// database logs anything; it runs two helper threads of its own meanwhile
+// (a reader one step ahead of the owner, a prefaulter of pool arenas) and
+// joins them before it returns.
 #pragma once
 
 #include <string>

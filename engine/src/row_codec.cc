@@ -318,14 +318,14 @@ Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t 
   return value;
 }
 
-Status decode_row_view(const TableSchema& schema, std::string_view bytes,
-                       std::span<ColumnView> out) {
-  size_t column_count = schema.columns.size();
-  size_t pos = (column_count + 7) / 8;
-  if (bytes.size() < pos || out.size() < column_count) {
+// Reads columns [0, count) into out; *end: where column `count` starts.
+static Status decode_columns(const TableSchema& schema, std::string_view bytes, size_t count,
+                             std::span<ColumnView> out, size_t* end) {
+  size_t pos = (schema.columns.size() + 7) / 8;
+  if (bytes.size() < pos || out.size() < count || count > schema.columns.size()) {
     return Status::InvalidArgument("row too short");
   }
-  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+  for (uint32_t column_idx = 0; column_idx < count; ++column_idx) {
     if (is_null(bytes, column_idx)) {
       out[column_idx].kind = Value::Kind::kNull;
       continue;
@@ -334,8 +334,23 @@ Status decode_row_view(const TableSchema& schema, std::string_view bytes,
       return Status::InvalidArgument("row too short");
     }
   }
-  if (pos != bytes.size()) return Status::InvalidArgument("row has trailing bytes");
+  *end = pos;
   return Status::OK();
+}
+
+Status decode_row_view(const TableSchema& schema, std::string_view bytes,
+                       std::span<ColumnView> out) {
+  size_t end;
+  Status status = decode_columns(schema, bytes, schema.columns.size(), out, &end);
+  if (!status.ok()) return status;
+  if (end != bytes.size()) return Status::InvalidArgument("row has trailing bytes");
+  return Status::OK();
+}
+
+Status decode_leading_columns(const TableSchema& schema, std::string_view bytes, size_t count,
+                              std::span<ColumnView> out) {
+  size_t end;
+  return decode_columns(schema, bytes, count, out, &end);
 }
 
 }  // namespace solo

@@ -5,6 +5,7 @@
 //   btree_remove.cc  remove, merge of underfull nodes, root shrink
 //   btree_scan.cc    cursors (forward and backward)
 //   btree_check.cc   full structural check (debug and tests)
+//   btree_bulk.cc    bulk build from entries in key order (checkpoint load)
 //
 // Readers (any thread) only use btree_get / cursors on a TreeState copied
 // into a published RootSet. Every mutating function is for the owner thread
@@ -113,6 +114,49 @@ void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* pat
 // upwards as needed (btree_split.cc). Precondition: path is writable.
 void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int level,
                      const KeyRef& key, void* value);
+
+// Builds a new tree from entries given in strictly ascending key order
+// (recovery's checkpoint load, engine/README.md "Bulk build"): fills leaves
+// left to right, each up to `fill` entries and fill/32 of its key heap, and
+// links each new node into the rightmost node of the level above at once,
+// growing the root as needed, so every node it made is reachable from the
+// root being built. Nodes come from `writer` (its current generation). The
+// result satisfies T1-T6 and its count and bytes are exact. Owner thread only.
+// (Heap share: at least 3 maximal keys, so small fills still take any key.)
+class BulkBuilder {
+ public:
+  // fill: entries per node, 2 .. kNodeCapacity (tests use small ones for tall trees).
+  BulkBuilder(TreeWriter* writer, bool has_records, int fill);
+  // Discards the nodes of a tree that finish() did not take (values are not freed).
+  ~BulkBuilder();
+  BulkBuilder(const BulkBuilder&) = delete;
+  BulkBuilder& operator=(const BulkBuilder&) = delete;
+
+  // Appends (key, value) and returns true; returns false and changes nothing
+  // if key is not greater than the previous key (out of order or a duplicate).
+  // Precondition: key.size <= kNodeMaxKeyBytes.
+  bool append(const KeyRef& key, void* value);
+  // The tree of every entry appended so far (empty if none); the builder
+  // starts over empty. Debug builds run btree_check on it.
+  TreeState finish();
+  uint64_t count() const { return tree_.count; }
+
+ private:
+  bool has_room(const Node* node, uint32_t key_size) const {
+    return node->count_ < fill_ && node->live_heap() + static_cast<int>(key_size) <= heap_fill_;
+  }
+  // open_[level] has no room: starts a new node there whose first key will be
+  // `first`, and links it into the level above (which may start a node too).
+  void start_node(int level, const KeyRef& first);
+
+  TreeWriter* const writer_;
+  const int fill_;
+  const int heap_fill_;
+  TreeState tree_;
+  // The rightmost node of each level, 0 = leaves; levels_ of them are in use.
+  Node* open_[kMaxTreeHeight] = {};
+  int levels_ = 0;
+};
 
 // Checks the structure of the tree: order, bounds, uniform depth, counts,
 // bytes, heap accounting, node generations <= max_gen. Returns "" if sound,

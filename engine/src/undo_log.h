@@ -18,6 +18,7 @@ struct UndoEntry {
     kRemoved,      // key with value `old` was removed: insert it again
     kCreatedTree,  // the last tree was created: drop it
     kCatalog,      // the catalog was `old`: restore it
+    kLoaded,       // the tree was empty and got a bulk-built tree: empty it again
   };
   Op op;
   TreeId tree;

@@ -60,6 +60,9 @@ struct ColumnView {
 // Returns InvalidArgument if out has fewer entries than the schema has
 // columns or `bytes` is not a row of `schema` (then out is unspecified).
 Status decode_row_view(const TableSchema& schema, std::string_view bytes, std::span<ColumnView> out);
+// The same for columns [0, count) only (the bytes after them are not looked at).
+Status decode_leading_columns(const TableSchema& schema, std::string_view bytes, size_t count,
+                              std::span<ColumnView> out);
 
 // Appends the key encoding of values[k] as column columns[k] of `schema`, for
 // k < values.size() <= columns.size(). A shorter `values` gives a key prefix,
@@ -67,6 +70,15 @@ Status decode_row_view(const TableSchema& schema, std::string_view bytes, std::s
 // NULL is allowed in a nullable column.
 Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
                   std::span<const Value> values, std::string* out);
+
+// Appends the key encoding of columns `columns` of an encoded row, read in
+// place in one pass up to the last of them (no Value, no allocation), as
+// append_key would give for the decoded values. The row's values are not
+// checked (it must have been made by encode_row for `schema`);
+// InvalidArgument if it ends before those columns do or a NOT NULL key
+// column is NULL. *has_null: one of the columns is NULL.
+Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
+                      std::string_view row, std::string* out, bool* has_null);
 
 // Primary key of a full row: append_key over schema.primary_key.
 Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out);

@@ -18,6 +18,7 @@ namespace solo {
 namespace internal {
 struct TreeState;
 class DbImpl;
+class TableLoader;
 }  // namespace internal
 class Snapshot;
 
@@ -130,6 +131,7 @@ class WriteTxn : public TxnView {
 
  private:
   friend class internal::DbImpl;
+  friend class internal::TableLoader;  // recovery's bulk load of a checkpoint
   explicit WriteTxn(internal::DbImpl* db);
   ~WriteTxn() = default;
   void refresh_view();

@@ -1,0 +1,110 @@
+// BulkBuilder (engine/src/btree_bulk.cc): trees built from sorted entries
+// pass btree_check (T1-T6) at every fill, with short and maximal keys and
+// at heights 1 to 4+; they find every key and take ordinary inserts and
+// removes afterwards; an entry out of order or a duplicate is refused.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tree.h"
+
+using namespace solo::internal;
+
+namespace {
+
+// Key `idx` of a sorted sequence: 8 big-endian bytes, then `pad` bytes.
+std::string key_of(uint64_t idx, size_t pad) {
+  std::string key(8, '\0');
+  for (int byte = 0; byte < 8; ++byte) key[7 - byte] = static_cast<char>((idx >> (8 * byte)) & 0xFF);
+  key.append(pad, static_cast<char>('a' + idx % 26));
+  return key;
+}
+
+void* value_of(uint64_t idx) { return reinterpret_cast<void*>(uintptr_t{idx + 1}); }
+
+TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill) {
+  BulkBuilder builder(writer, /*has_records=*/false, fill);
+  for (uint64_t idx = 0; idx < count; ++idx) {
+    std::string key = key_of(idx * 2, pad);  // even: odd keys can be inserted later
+    REQUIRE(builder.append(make_key(key), value_of(idx * 2)));
+  }
+  return builder.finish();
+}
+
+}  // namespace
+
+TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
+  ObjectPool pool(true);
+  TreeWriter writer(&pool);
+  struct Shape {
+    uint64_t count;
+    size_t pad;
+    int fill;
+  };
+  for (Shape shape : {Shape{0, 0, 32}, Shape{1, 0, 32}, Shape{32, 0, 32}, Shape{33, 0, 32},
+                      Shape{1025, 0, 32}, Shape{40000, 0, 32}, Shape{40000, 4, 24},
+                      Shape{5000, 0, 2}, Shape{3000, 192, 32}, Shape{3000, 192, 24},
+                      Shape{777, 100, 3}}) {
+    INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill);
+    TreeState tree = build(&writer, shape.count, shape.pad, shape.fill);
+    REQUIRE(btree_check(tree, writer.gen()) == "");
+    REQUIRE(tree.count == shape.count);
+    REQUIRE(tree.bytes == shape.count * (8 + shape.pad));
+    if (shape.count == 40000 && shape.fill == 32) REQUIRE(tree.height == 4);  // 32^3 < 40000
+    if (shape.count == 5000) REQUIRE(tree.height >= 12);                      // fanout 2
+    for (uint64_t idx = 0; idx < shape.count; idx += 7) {
+      std::string key = key_of(idx * 2, shape.pad);
+      void* value = nullptr;
+      REQUIRE(btree_get(tree, make_key(key), &value, writer.gen()));
+      REQUIRE(value == value_of(idx * 2));
+      std::string absent = key_of(idx * 2 + 1, shape.pad);
+      REQUIRE(!btree_get(tree, make_key(absent), &value, writer.gen()));
+    }
+    // Ordinary changes afterwards, in the next generation (copy-on-write).
+    writer.set_gen(writer.gen() + 1);
+    for (uint64_t idx = 0; idx < shape.count; idx += 5) {
+      std::string key = key_of(idx * 2 + 1, shape.pad);
+      void* old = nullptr;
+      REQUIRE(btree_put(&tree, &writer, make_key(key), value_of(idx * 2 + 1), PutMode::kInsert, &old));
+      std::string gone = key_of(idx * 2, shape.pad);
+      REQUIRE(btree_remove(&tree, &writer, make_key(gone), &old));
+      REQUIRE(old == value_of(idx * 2));
+    }
+    REQUIRE(btree_check(tree, writer.gen()) == "");
+    btree_drop(&tree, &writer);
+    writer.set_gen(writer.gen() + 1);
+  }
+}
+
+TEST_CASE("a bulk build refuses keys out of order and duplicates") {
+  ObjectPool pool(true);
+  TreeWriter writer(&pool);
+  const int64_t nodes_before = writer.live_nodes();
+  {
+    BulkBuilder builder(&writer, /*has_records=*/false, 32);
+    for (uint64_t idx = 0; idx < 100; ++idx) {
+      REQUIRE(builder.append(make_key(key_of(idx, 0)), value_of(idx)));
+    }
+    REQUIRE(!builder.append(make_key(key_of(99, 0)), value_of(0)));  // duplicate of the last
+    REQUIRE(!builder.append(make_key(key_of(50, 0)), value_of(0)));  // below it
+    // A key that shares the 8-byte prefix and is shorter sorts first.
+    REQUIRE(builder.append(make_key(key_of(100, 3)), value_of(100)));
+    REQUIRE(!builder.append(make_key(key_of(100, 2)), value_of(0)));
+    REQUIRE(builder.count() == 101);
+    // Destroyed without finish(): its nodes are discarded.
+  }
+  REQUIRE(writer.live_nodes() == nodes_before);
+  BulkBuilder builder(&writer, /*has_records=*/false, 32);
+  REQUIRE(builder.append(make_key(key_of(5, 0)), value_of(5)));
+  TreeState tree = builder.finish();
+  REQUIRE(tree.count == 1);
+  REQUIRE(tree.height == 1);
+  REQUIRE(btree_check(tree, writer.gen()) == "");
+  // The builder starts over empty after finish().
+  REQUIRE(builder.append(make_key(key_of(1, 0)), value_of(1)));
+  TreeState second = builder.finish();
+  REQUIRE(second.count == 1);
+  btree_drop(&tree, &writer);
+  btree_drop(&second, &writer);
+}
