@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "checkpoint_format.h"
+#include "clock.h"
 #include "crc32c.h"
 #include "durable_codec.h"
 #include "solo/txn.h"
@@ -169,7 +170,11 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   put_u64(out, lsn);
   status = writer.end();
   if (status.ok()) status = writer.flush();
-  if (status.ok()) status = file->sync();
+  if (status.ok()) {
+    const uint64_t sync_start = now_ns();
+    status = file->sync();
+    info->sync_ns += now_ns() - sync_start;
+  }
   info->lsn = lsn;
   info->rows = rows;
   info->bytes = writer.offset();

@@ -16,6 +16,7 @@ struct CheckpointInfo {
   uint64_t lsn = 0;
   uint64_t rows = 0;
   uint64_t bytes = 0;
+  uint64_t sync_ns = 0;  // time spent in fdatasync of the file
 };
 
 // Writes the checkpoint of `roots` (held by the caller for the whole call)

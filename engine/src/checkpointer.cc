@@ -9,6 +9,7 @@
 
 #include "checkpoint_format.h"
 #include "checkpoint_writer.h"
+#include "clock.h"
 #include "db_impl.h"
 #include "log_writer.h"
 
@@ -103,6 +104,7 @@ Status Checkpointer::checkpoint_once() {
     db_->release(slot);
     return Status::OK();  // nothing new since the last checkpoint
   }
+  const uint64_t start_ns = now_ns();
   CheckpointInfo info;
   Status status = write_checkpoint(fs_, dir_, *roots, &info);
   db_->release(slot);
@@ -111,6 +113,10 @@ Status Checkpointer::checkpoint_once() {
     db_->wake_owner();
     return status;
   }
+  const uint64_t took_ns = now_ns() - start_ns;
+  total_ns_.store(total_ns_.load(std::memory_order_relaxed) + took_ns, std::memory_order_relaxed);
+  max_ns_.store(std::max(max_ns_.load(std::memory_order_relaxed), took_ns), std::memory_order_relaxed);
+  sync_ns_.store(sync_ns_.load(std::memory_order_relaxed) + info.sync_ns, std::memory_order_relaxed);
   last_lsn_.store(info.lsn, std::memory_order_relaxed);
   completed_count_.fetch_add(1, std::memory_order_relaxed);
   log_->checkpointed(info.lsn, info.bytes);

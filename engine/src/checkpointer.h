@@ -44,6 +44,11 @@ class Checkpointer {
   // A checkpoint is being written now. Any thread (the owner reads it once
   // per round to file the round's duration).
   bool running() const { return running_.load(std::memory_order_relaxed); }
+  // Wall time of the completed checkpoints (summed, and the longest), and
+  // the part of the sum spent in fdatasync of checkpoint files. Any thread.
+  uint64_t total_ns() const { return total_ns_.load(std::memory_order_relaxed); }
+  uint64_t max_ns() const { return max_ns_.load(std::memory_order_relaxed); }
+  uint64_t sync_ns() const { return sync_ns_.load(std::memory_order_relaxed); }
 
  private:
   void thread_main();
@@ -68,6 +73,9 @@ class Checkpointer {
   std::atomic<uint64_t> last_lsn_{0};
   std::atomic<uint64_t> completed_count_{0};
   std::atomic<bool> running_{false};
+  std::atomic<uint64_t> total_ns_{0};  // written by the checkpointer thread only
+  std::atomic<uint64_t> max_ns_{0};
+  std::atomic<uint64_t> sync_ns_{0};
   std::atomic<bool> stop_provisioning_{false};  // stop(): close need not wait for preallocation
 };
 

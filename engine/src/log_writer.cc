@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "clock.h"
 #include "crc32c.h"
 #include "durable_codec.h"
 #include "invariant.h"
@@ -16,13 +17,15 @@
 namespace solo::internal {
 
 LogWriter::LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
-                     std::function<void()> on_progress, std::function<void()> want_checkpoint)
+                     std::function<void()> on_progress, std::function<void()> want_checkpoint,
+                     std::function<bool()> checkpoint_running)
     : fs_(fs),
       dir_(std::move(dir)),
       options_(options),
       fatal_(fatal),
       on_progress_(std::move(on_progress)),
-      want_checkpoint_(std::move(want_checkpoint)) {}
+      want_checkpoint_(std::move(want_checkpoint)),
+      checkpoint_running_(std::move(checkpoint_running)) {}
 
 LogWriter::~LogWriter() { stop(); }
 
@@ -166,7 +169,11 @@ void LogWriter::thread_main() {
       last_lsn = handoff_lsn_;
     }
     if (!fatal_->failed()) {
+      const uint64_t batch_start = now_ns();
       Status status = write_frames(&writing_);
+      std::atomic<uint64_t>& bucket = batch_counts_[checkpoint_running_() ? 1 : 0]
+                                                   [RoundTimes::bucket_of(now_ns() - batch_start)];
+      bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       if (status.ok()) {
         durable_lsn_.store(last_lsn, std::memory_order_seq_cst);
       } else {
@@ -180,6 +187,13 @@ void LogWriter::thread_main() {
       bytes_since_checkpoint_ = 0;
       want_checkpoint_();
     }
+  }
+}
+
+void LogWriter::batch_times(RoundTimes* quiet, RoundTimes* checkpoint) const {
+  for (size_t bucket = 0; bucket < RoundTimes::kBuckets; ++bucket) {
+    quiet->counts[bucket] = batch_counts_[0][bucket].load(std::memory_order_relaxed);
+    checkpoint->counts[bucket] = batch_counts_[1][bucket].load(std::memory_order_relaxed);
   }
 }
 

@@ -68,7 +68,8 @@ struct Options {
 // How long the owner's rounds took, from taking the batch to sealing it
 // (running the transactions, handing the frame to the log writer, reclaim;
 // not the wait for the fdatasync): a log-linear histogram with 8 buckets per
-// power of two, so a quantile is within ~6% of the true value.
+// power of two, so a quantile is within ~6% of the true value. Stats also
+// uses it for the log writer's batch durations.
 struct RoundTimes {
   static constexpr size_t kBuckets = 496;  // covers every uint64_t
   std::array<uint64_t, kBuckets> counts{};
@@ -107,6 +108,12 @@ struct Stats {
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
   uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
+  // Wall time of the completed checkpoints (snapshot taken to directory
+  // synced), summed, and the longest; of the sum, the time spent waiting in
+  // fdatasync of the checkpoint file.
+  uint64_t checkpoint_ns = 0;
+  uint64_t checkpoint_max_ns = 0;
+  uint64_t checkpoint_sync_ns = 0;
   // Recovery done by open(): its wall time, the checkpoint it loaded and
   // the log it replayed after it.
   uint64_t recovery_ns = 0;
@@ -117,6 +124,10 @@ struct Stats {
   // written when the round began or ended. In memory all go to the first.
   RoundTimes round_times;
   RoundTimes round_times_checkpoint;
+  // The sync thread's batches (its writes and fdatasync of one batch of
+  // rounds), split the same way: what a commit waits for on the device.
+  RoundTimes log_batch_times;
+  RoundTimes log_batch_times_checkpoint;
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
