@@ -284,6 +284,7 @@ void SoloBackend::begin_measurement() {
   checkpoints_at_start_ = stats.checkpoints;
   checkpoint_ns_at_start_ = stats.checkpoint_ns;
   checkpoint_sync_ns_at_start_ = stats.checkpoint_sync_ns;
+  checkpoint_writeback_wait_ns_at_start_ = stats.checkpoint_writeback_wait_ns;
   round_times_at_start_ = stats.round_times;
   log_batch_times_at_start_ = stats.log_batch_times;
   log_batch_times_checkpoint_at_start_ = stats.log_batch_times_checkpoint;
@@ -338,6 +339,8 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"log_batch_p99_us_ckpt", us(batches_ckpt.quantile_ns(0.99))},
       {"checkpoint_s_mean", mean_s(stats.checkpoint_ns - checkpoint_ns_at_start_)},
       {"checkpoint_sync_s_mean", mean_s(stats.checkpoint_sync_ns - checkpoint_sync_ns_at_start_)},
+      {"checkpoint_writeback_wait_s_mean",
+       mean_s(stats.checkpoint_writeback_wait_ns - checkpoint_writeback_wait_ns_at_start_)},
       {"checkpoint_s_max", static_cast<double>(stats.checkpoint_max_ns) / 1e9},
   };
 }

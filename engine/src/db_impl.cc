@@ -131,8 +131,9 @@ Status DbImpl::open_durable() {
   log_ = std::make_unique<LogWriter>(
       fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); },
       [this] { return checkpointer_->running(); });
-  checkpointer_ = std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(),
-                                                 state.checkpoint_lsn, options_.checkpoint_nice);
+  checkpointer_ =
+      std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn,
+                                     options_.checkpoint_nice, options_.checkpoint_writeback_bytes);
   const uint64_t last_lsn = state.next_lsn - 1;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;
@@ -642,6 +643,7 @@ Stats DbImpl::stats() const {
     stats.checkpoint_ns = checkpointer_->total_ns();
     stats.checkpoint_max_ns = checkpointer_->max_ns();
     stats.checkpoint_sync_ns = checkpointer_->sync_ns();
+    stats.checkpoint_writeback_wait_ns = checkpointer_->writeback_wait_ns();
   }
   stats.owner_sleeps = shared_stats_.owner_sleeps.load(relaxed);
   stats.round_wakes = signal_.round_wakes();

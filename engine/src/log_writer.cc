@@ -13,6 +13,7 @@
 #include "durable_codec.h"
 #include "invariant.h"
 #include "log_format.h"
+#include "writeback_pacer.h"
 
 namespace solo::internal {
 
@@ -116,10 +117,13 @@ Status LogWriter::make_segment_file(uint64_t bytes, Segment* segment) {
   if (!file.ok()) return file.status();
   // Written with zeros once and synced: later commits overwrite these blocks
   // (no file-size change, no metadata journal commit per fdatasync).
+  // Paced like a checkpoint (a 32 MiB burst would hold up the log's syncs).
+  WritebackPacer pacer(file->get(), options_.checkpoint_writeback_bytes);
   std::string zeros(std::min<uint64_t>(bytes, 1 << 20), '\0');
   for (uint64_t offset = 0; offset < bytes; offset += zeros.size()) {
     size_t size = static_cast<size_t>(std::min<uint64_t>(zeros.size(), bytes - offset));
     Status status = (*file)->write_at(offset, std::string_view(zeros).substr(0, size));
+    if (status.ok()) status = pacer.wrote_up_to(offset + size);
     if (!status.ok()) return status;
   }
   Status status = (*file)->sync();

@@ -63,6 +63,12 @@ struct Options {
   // checkpointer at the owner's priority takes the owner's core and its
   // rounds take longer. Raising the nice value needs no privilege.
   int checkpoint_nice = 10;
+  // The checkpointer's large files (checkpoints, preallocated log segments)
+  // are written back to the device in chunks of this many bytes as they are
+  // written, at most two chunks in flight (sync_file_range), instead of in
+  // one burst at their fdatasync: a burst of a whole checkpoint queues the
+  // log's fdatasync, and so every commit, behind it. 0: one burst.
+  uint64_t checkpoint_writeback_bytes = uint64_t{4} << 20;
 };
 
 // How long the owner's rounds took, from taking the batch to sealing it
@@ -110,10 +116,12 @@ struct Stats {
   uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
   // Wall time of the completed checkpoints (snapshot taken to directory
   // synced), summed, and the longest; of the sum, the time spent waiting in
-  // fdatasync of the checkpoint file.
+  // fdatasync of the checkpoint file and, before it, for chunks to be
+  // written back (Options::checkpoint_writeback_bytes).
   uint64_t checkpoint_ns = 0;
   uint64_t checkpoint_max_ns = 0;
   uint64_t checkpoint_sync_ns = 0;
+  uint64_t checkpoint_writeback_wait_ns = 0;
   // Recovery done by open(): its wall time, the checkpoint it loaded and
   // the log it replayed after it.
   uint64_t recovery_ns = 0;
