@@ -171,3 +171,29 @@ TEST_CASE("a write_back error in a checkpoint is fatal; reopening recovers") {
     REQUIRE(test::dump_state(*db) == acked);
   }
 }
+
+TEST_CASE("the POSIX write_back (sync_file_range) on a real file, then sync") {
+  test::TempDir dir;
+  FileSystem* fs = posix_file_system();
+  const std::string path = dir.path + "/paced";
+  auto file = fs->open(path, OpenMode::kCreate);
+  REQUIRE(file.ok());
+  internal::WritebackPacer pacer(file->get(), kChunk);
+  std::string expected;
+  for (int write_idx = 0; write_idx < 40; ++write_idx) {
+    const std::string data(50'000, static_cast<char>('a' + write_idx % 26));
+    REQUIRE((*file)->write_at(expected.size(), data).ok());
+    expected += data;
+    REQUIRE(pacer.wrote_up_to(expected.size()).ok());
+  }
+  REQUIRE((*file)->sync().ok());
+  file->reset();
+  auto reopened = fs->open(path, OpenMode::kRead);
+  REQUIRE(reopened.ok());
+  std::string read(expected.size() + 1, '\0');
+  size_t got = 0;
+  REQUIRE((*reopened)->read_at(0, read.size(), read.data(), &got).ok());
+  REQUIRE(got == expected.size());
+  read.resize(got);
+  REQUIRE(read == expected);
+}
