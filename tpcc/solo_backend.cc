@@ -311,7 +311,12 @@ void SoloBackend::begin_measurement() {
   owner_cpu_ns_at_start_ = stats.owner_cpu_ns;
   writes_at_start_ = stats.commits + stats.rollbacks;
   checkpoints_at_start_ = stats.checkpoints;
+  checkpoint_ns_at_start_ = stats.checkpoint_ns;
+  checkpoint_sync_ns_at_start_ = stats.checkpoint_sync_ns;
+  checkpoint_writeback_wait_ns_at_start_ = stats.checkpoint_writeback_wait_ns;
   round_times_at_start_ = stats.round_times;
+  log_batch_times_at_start_ = stats.log_batch_times;
+  log_batch_times_checkpoint_at_start_ = stats.log_batch_times_checkpoint;
   round_times_checkpoint_at_start_ = stats.round_times_checkpoint;
 }
 
@@ -326,7 +331,14 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
   // Rounds of the measured window, by whether a checkpoint was being written.
   solo::RoundTimes quiet = stats.round_times.since(round_times_at_start_);
   solo::RoundTimes busy_ckpt = stats.round_times_checkpoint.since(round_times_checkpoint_at_start_);
+  solo::RoundTimes batches_quiet = stats.log_batch_times.since(log_batch_times_at_start_);
+  solo::RoundTimes batches_ckpt =
+      stats.log_batch_times_checkpoint.since(log_batch_times_checkpoint_at_start_);
   auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+  const double checkpoints = static_cast<double>(stats.checkpoints - checkpoints_at_start_);
+  auto mean_s = [&](uint64_t ns) {
+    return checkpoints > 0 ? static_cast<double>(ns) / 1e9 / checkpoints : 0.0;
+  };
   return {
       {"owner_utilization", busy + idle > 0 ? busy / (busy + idle) : 0.0},
       // The share of the window the owner was on a core (busy counts the
@@ -357,6 +369,15 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"round_p99_us_no_ckpt", us(quiet.quantile_ns(0.99))},
       {"round_p50_us_ckpt", us(busy_ckpt.quantile_ns(0.50))},
       {"round_p99_us_ckpt", us(busy_ckpt.quantile_ns(0.99))},
+      {"log_batch_p50_us_no_ckpt", us(batches_quiet.quantile_ns(0.50))},
+      {"log_batch_p99_us_no_ckpt", us(batches_quiet.quantile_ns(0.99))},
+      {"log_batch_p50_us_ckpt", us(batches_ckpt.quantile_ns(0.50))},
+      {"log_batch_p99_us_ckpt", us(batches_ckpt.quantile_ns(0.99))},
+      {"checkpoint_s_mean", mean_s(stats.checkpoint_ns - checkpoint_ns_at_start_)},
+      {"checkpoint_sync_s_mean", mean_s(stats.checkpoint_sync_ns - checkpoint_sync_ns_at_start_)},
+      {"checkpoint_writeback_wait_s_mean",
+       mean_s(stats.checkpoint_writeback_wait_ns - checkpoint_writeback_wait_ns_at_start_)},
+      {"checkpoint_s_max", static_cast<double>(stats.checkpoint_max_ns) / 1e9},
   };
 }
 

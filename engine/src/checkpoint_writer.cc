@@ -4,9 +4,11 @@
 #include <cstring>
 
 #include "checkpoint_format.h"
+#include "clock.h"
 #include "crc32c.h"
 #include "durable_codec.h"
 #include "solo/txn.h"
+#include "writeback_pacer.h"
 
 namespace solo::internal {
 
@@ -61,7 +63,7 @@ class RootSetView : public TxnView {
 // Appends blocks to a buffer and writes it out in large pieces.
 class BlockWriter {
  public:
-  explicit BlockWriter(File* file) : file_(file) {}
+  BlockWriter(File* file, uint64_t writeback_bytes) : file_(file), pacer_(file, writeback_bytes) {}
 
   // Starts a block of `type`; the body follows through body().
   void begin(CheckpointBlock type) {
@@ -85,13 +87,16 @@ class BlockWriter {
     Status status = file_->write_at(offset_, buffer_);
     offset_ += buffer_.size();
     buffer_.clear();
-    return status;
+    if (!status.ok()) return status;
+    return pacer_.wrote_up_to(offset_);
   }
   uint64_t blocks() const { return blocks_; }
   uint64_t offset() const { return offset_ + buffer_.size(); }
+  uint64_t wait_ns() const { return pacer_.wait_ns(); }
 
  private:
   File* file_;
+  WritebackPacer pacer_;
   std::string buffer_;
   size_t block_start_ = 0;
   uint64_t offset_ = 0;
@@ -101,7 +106,7 @@ class BlockWriter {
 }  // namespace
 
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        CheckpointInfo* info) {
+                        uint64_t writeback_bytes, CheckpointInfo* info) {
   // Last round included: RootSet::lsn.
   const uint64_t lsn = roots.lsn;
   std::string temp_path = dir + "/" + checkpoint_temp_name(lsn);
@@ -109,7 +114,7 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   auto opened = fs->open(temp_path, OpenMode::kCreate);
   if (!opened.ok()) return opened.status();
   File* file = opened->get();
-  BlockWriter writer(file);
+  BlockWriter writer(file, writeback_bytes);
 
   std::string* out = writer.body();
   out->append(kCheckpointHeaderBytes, '\0');
@@ -169,10 +174,15 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   put_u64(out, lsn);
   status = writer.end();
   if (status.ok()) status = writer.flush();
-  if (status.ok()) status = file->sync();
+  if (status.ok()) {
+    const uint64_t sync_start = now_ns();
+    status = file->sync();
+    info->sync_ns += now_ns() - sync_start;
+  }
   info->lsn = lsn;
   info->rows = rows;
   info->bytes = writer.offset();
+  info->writeback_wait_ns = writer.wait_ns();
   opened->reset();
   if (status.ok()) status = fs->rename(temp_path, final_path);
   if (status.ok()) status = fs->sync_dir(dir);

@@ -16,12 +16,16 @@ struct CheckpointInfo {
   uint64_t lsn = 0;
   uint64_t rows = 0;
   uint64_t bytes = 0;
+  uint64_t sync_ns = 0;            // time spent in fdatasync of the file
+  uint64_t writeback_wait_ns = 0;  // time spent waiting for chunks (WritebackPacer)
 };
 
 // Writes the checkpoint of `roots` (held by the caller for the whole call)
-// and makes it durable. Returns IOError (naming the file) on a failed write,
-// sync, rename or directory sync; the .tmp file may remain (recovery removes it).
+// and makes it durable. writeback_bytes: the file is written back in chunks
+// of this size as it is written (WritebackPacer; 0: all by the final sync).
+// Returns IOError (naming the file) on a failed write, write_back, sync,
+// rename or directory sync; the .tmp file may remain (recovery removes it).
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        CheckpointInfo* info);
+                        uint64_t writeback_bytes, CheckpointInfo* info);
 
 }  // namespace solo::internal

@@ -9,14 +9,22 @@
 
 #include "checkpoint_format.h"
 #include "checkpoint_writer.h"
+#include "clock.h"
 #include "db_impl.h"
 #include "log_writer.h"
 
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn, int nice)
-    : db_(db), fs_(fs), dir_(std::move(dir)), fatal_(fatal), log_(log), nice_(nice) {
+                           LogWriter* log, uint64_t last_checkpoint_lsn, int nice,
+                           uint64_t writeback_bytes)
+    : db_(db),
+      fs_(fs),
+      dir_(std::move(dir)),
+      fatal_(fatal),
+      log_(log),
+      nice_(nice),
+      writeback_bytes_(writeback_bytes) {
   last_lsn_.store(last_checkpoint_lsn);
 }
 
@@ -103,14 +111,24 @@ Status Checkpointer::checkpoint_once() {
     db_->release(slot);
     return Status::OK();  // nothing new since the last checkpoint
   }
+  const uint64_t start_ns = now_ns();
   CheckpointInfo info;
-  Status status = write_checkpoint(fs_, dir_, *roots, &info);
+  Status status = write_checkpoint(fs_, dir_, *roots, writeback_bytes_, &info);
   db_->release(slot);
   if (!status.ok()) {
     fatal_->set(status);
     db_->wake_owner();
     return status;
   }
+  const uint64_t took_ns = now_ns() - start_ns;
+  total_ns_.store(total_ns_.load(std::memory_order_relaxed) + took_ns, std::memory_order_relaxed);
+  max_ns_.store(std::max(max_ns_.load(std::memory_order_relaxed), took_ns),
+                std::memory_order_relaxed);
+  sync_ns_.store(sync_ns_.load(std::memory_order_relaxed) + info.sync_ns,
+                 std::memory_order_relaxed);
+  writeback_wait_ns_.store(
+      writeback_wait_ns_.load(std::memory_order_relaxed) + info.writeback_wait_ns,
+      std::memory_order_relaxed);
   last_lsn_.store(info.lsn, std::memory_order_relaxed);
   completed_count_.fetch_add(1, std::memory_order_relaxed);
   log_->checkpointed(info.lsn, info.bytes);

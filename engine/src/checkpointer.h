@@ -23,9 +23,10 @@ class LogWriter;
 
 class Checkpointer {
  public:
-  // nice: the thread's nice value (Options::checkpoint_nice).
+  // nice: the thread's nice value (Options::checkpoint_nice);
+  // writeback_bytes: Options::checkpoint_writeback_bytes.
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn, int nice);
+               uint64_t last_checkpoint_lsn, int nice, uint64_t writeback_bytes);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -44,6 +45,13 @@ class Checkpointer {
   // A checkpoint is being written now. Any thread (the owner reads it once
   // per round to file the round's duration).
   bool running() const { return running_.load(std::memory_order_relaxed); }
+  // Wall time of the completed checkpoints (summed, and the longest), and
+  // the part of the sum spent in fdatasync of checkpoint files, and waiting
+  // for chunks to be written back before it (WritebackPacer). Any thread.
+  uint64_t total_ns() const { return total_ns_.load(std::memory_order_relaxed); }
+  uint64_t max_ns() const { return max_ns_.load(std::memory_order_relaxed); }
+  uint64_t sync_ns() const { return sync_ns_.load(std::memory_order_relaxed); }
+  uint64_t writeback_wait_ns() const { return writeback_wait_ns_.load(std::memory_order_relaxed); }
 
  private:
   void thread_main();
@@ -57,6 +65,7 @@ class Checkpointer {
   FatalError* const fatal_;
   LogWriter* const log_;
   const int nice_;
+  const uint64_t writeback_bytes_;
 
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -68,6 +77,10 @@ class Checkpointer {
   std::atomic<uint64_t> last_lsn_{0};
   std::atomic<uint64_t> completed_count_{0};
   std::atomic<bool> running_{false};
+  std::atomic<uint64_t> total_ns_{0};  // written by the checkpointer thread only
+  std::atomic<uint64_t> max_ns_{0};
+  std::atomic<uint64_t> sync_ns_{0};
+  std::atomic<uint64_t> writeback_wait_ns_{0};
   std::atomic<bool> stop_provisioning_{false};  // stop(): close need not wait for preallocation
 };
 

@@ -129,9 +129,11 @@ Status DbImpl::open_durable() {
   replayed_rounds_ = state.replayed_rounds;
   replayed_log_bytes_ = state.replayed_bytes;
   log_ = std::make_unique<LogWriter>(
-      fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); });
-  checkpointer_ = std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(),
-                                                 state.checkpoint_lsn, options_.checkpoint_nice);
+      fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); },
+      [this] { return checkpointer_->running(); });
+  checkpointer_ =
+      std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn,
+                                     options_.checkpoint_nice, options_.checkpoint_writeback_bytes);
   const uint64_t last_lsn = state.next_lsn - 1;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;
@@ -642,6 +644,7 @@ Stats DbImpl::stats() const {
     stats.durable_lsn = log_->durable_lsn();
     stats.log_segments = log_->segment_count();
     stats.checkpoint_trigger_bytes = log_->checkpoint_trigger_bytes();
+    log_->batch_times(&stats.log_batch_times, &stats.log_batch_times_checkpoint);
   }
   stats.recovery_ns = recovery_ns_;
   stats.recovered_checkpoint_bytes = recovered_checkpoint_bytes_;
@@ -654,6 +657,10 @@ Stats DbImpl::stats() const {
   if (checkpointer_ != nullptr) {
     stats.checkpoints = checkpointer_->completed();
     stats.checkpoint_lsn = checkpointer_->last_lsn();
+    stats.checkpoint_ns = checkpointer_->total_ns();
+    stats.checkpoint_max_ns = checkpointer_->max_ns();
+    stats.checkpoint_sync_ns = checkpointer_->sync_ns();
+    stats.checkpoint_writeback_wait_ns = checkpointer_->writeback_wait_ns();
   }
   stats.owner_sleeps = shared_stats_.owner_sleeps.load(relaxed);
   stats.round_wakes = signal_.round_wakes();

@@ -8,21 +8,25 @@
 #include <algorithm>
 #include <cstring>
 
+#include "clock.h"
 #include "crc32c.h"
 #include "durable_codec.h"
 #include "invariant.h"
 #include "log_format.h"
+#include "writeback_pacer.h"
 
 namespace solo::internal {
 
 LogWriter::LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
-                     std::function<void()> on_progress, std::function<void()> want_checkpoint)
+                     std::function<void()> on_progress, std::function<void()> want_checkpoint,
+                     std::function<bool()> checkpoint_running)
     : fs_(fs),
       dir_(std::move(dir)),
       options_(options),
       fatal_(fatal),
       on_progress_(std::move(on_progress)),
-      want_checkpoint_(std::move(want_checkpoint)) {}
+      want_checkpoint_(std::move(want_checkpoint)),
+      checkpoint_running_(std::move(checkpoint_running)) {}
 
 LogWriter::~LogWriter() { stop(); }
 
@@ -113,10 +117,13 @@ Status LogWriter::make_segment_file(uint64_t bytes, Segment* segment) {
   if (!file.ok()) return file.status();
   // Written with zeros once and synced: later commits overwrite these blocks
   // (no file-size change, no metadata journal commit per fdatasync).
+  // Paced like a checkpoint (a 32 MiB burst would hold up the log's syncs).
+  WritebackPacer pacer(file->get(), options_.checkpoint_writeback_bytes);
   std::string zeros(std::min<uint64_t>(bytes, 1 << 20), '\0');
   for (uint64_t offset = 0; offset < bytes; offset += zeros.size()) {
     size_t size = static_cast<size_t>(std::min<uint64_t>(zeros.size(), bytes - offset));
     Status status = (*file)->write_at(offset, std::string_view(zeros).substr(0, size));
+    if (status.ok()) status = pacer.wrote_up_to(offset + size);
     if (!status.ok()) return status;
   }
   Status status = (*file)->sync();
@@ -166,7 +173,11 @@ void LogWriter::thread_main() {
       last_lsn = handoff_lsn_;
     }
     if (!fatal_->failed()) {
+      const uint64_t batch_start = now_ns();
       Status status = write_frames(&writing_);
+      std::atomic<uint64_t>& bucket = batch_counts_[checkpoint_running_() ? 1 : 0]
+                                                   [RoundTimes::bucket_of(now_ns() - batch_start)];
+      bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       if (status.ok()) {
         durable_lsn_.store(last_lsn, std::memory_order_seq_cst);
       } else {
@@ -180,6 +191,13 @@ void LogWriter::thread_main() {
       bytes_since_checkpoint_ = 0;
       want_checkpoint_();
     }
+  }
+}
+
+void LogWriter::batch_times(RoundTimes* quiet, RoundTimes* checkpoint) const {
+  for (size_t bucket = 0; bucket < RoundTimes::kBuckets; ++bucket) {
+    quiet->counts[bucket] = batch_counts_[0][bucket].load(std::memory_order_relaxed);
+    checkpoint->counts[bucket] = batch_counts_[1][bucket].load(std::memory_order_relaxed);
   }
 }
 

@@ -7,6 +7,7 @@
 // else before start() or after stop().
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -49,9 +50,11 @@ class LogWriter {
  public:
   // on_progress: called on the sync thread after each batch (durable or failed).
   // want_checkpoint: called on the sync thread when the log has grown by
-  // checkpoint_trigger_bytes() since the last request.
+  // checkpoint_trigger_bytes() since the last request. checkpoint_running:
+  // called on the sync thread after each batch, to file its duration.
   LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
-            std::function<void()> on_progress, std::function<void()> want_checkpoint);
+            std::function<void()> on_progress, std::function<void()> want_checkpoint,
+            std::function<bool()> checkpoint_running);
   ~LogWriter();
   LogWriter(const LogWriter&) = delete;
   LogWriter& operator=(const LogWriter&) = delete;
@@ -104,6 +107,9 @@ class LogWriter {
   uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
   // Segment files in the ring, and those provisioned but not yet taken in.
   uint32_t segment_count() const { return segment_count_.load(std::memory_order_relaxed); }
+  // Durations of the batches so far (writes + fdatasync), split by whether
+  // a checkpoint was being written when the batch ended. Any thread.
+  void batch_times(RoundTimes* quiet, RoundTimes* checkpoint) const;
 
  private:
   struct Segment {
@@ -126,6 +132,7 @@ class LogWriter {
   FatalError* const fatal_;
   const std::function<void()> on_progress_;
   const std::function<void()> want_checkpoint_;
+  const std::function<bool()> checkpoint_running_;
 
   // Sync thread only (or before start()).
   std::vector<Segment> segments_;
@@ -154,6 +161,8 @@ class LogWriter {
   std::atomic<uint64_t> syncs_{0};
   std::atomic<uint64_t> bytes_written_{0};
   std::atomic<uint32_t> segment_count_{0};
+  // Written by the sync thread only (a relaxed load and store per batch).
+  std::array<std::array<std::atomic<uint64_t>, RoundTimes::kBuckets>, 2> batch_counts_{};
 };
 
 }  // namespace solo::internal

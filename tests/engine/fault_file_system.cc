@@ -45,6 +45,14 @@ class FaultFile final : public File {
     return Status::OK();
   }
 
+  Status write_back(uint64_t offset, uint64_t size, bool wait) override {
+    std::lock_guard<std::mutex> lock(fs_->mutex());
+    if (offset + size > node_->data.size()) {
+      return Status::Internal("write_back past the end of " + path_);  // a caller's bug
+    }
+    return fs_->note_write_back(path_, offset, size, wait);
+  }
+
   Result<uint64_t> size() override {
     std::lock_guard<std::mutex> lock(fs_->mutex());
     Status status = fs_->check_op(false, path_);
@@ -102,6 +110,19 @@ Status FaultFileSystem::note_sync(const std::string& path) {
     return Status::IOError("fdatasync " + path + ": Input/output error (fault injection)");
   }
   if (sync_budget_ > 0) sync_budget_--;
+  return Status::OK();
+}
+
+Status FaultFileSystem::note_write_back(const std::string& path, uint64_t offset, uint64_t size,
+                                        bool wait) {
+  // Neither a mutating nor a reading operation: it adds no crash point.
+  if (crashed_) return Status::IOError("crashed (fault injection): " + path);
+  if (write_back_budget_ == 0) {
+    write_back_budget_ = -1;
+    return Status::IOError("sync_file_range " + path + ": Input/output error (fault injection)");
+  }
+  if (write_back_budget_ > 0) write_back_budget_--;
+  write_backs_.push_back(WriteBack{path, offset, size, wait});
   return Status::OK();
 }
 
@@ -173,6 +194,16 @@ Status FaultFileSystem::create_dir(const std::string& dir) {
 void FaultFileSystem::fail_sync_after(int64_t syncs) {
   std::lock_guard<std::mutex> lock(mutex_);
   sync_budget_ = syncs;
+}
+
+void FaultFileSystem::fail_write_back_after(int64_t calls) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  write_back_budget_ = calls;
+}
+
+std::vector<FaultFileSystem::WriteBack> FaultFileSystem::write_backs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return write_backs_;
 }
 
 void FaultFileSystem::enospc_after_bytes(int64_t bytes) {
@@ -296,6 +327,7 @@ void FaultFileSystem::crash(CrashMode mode, uint32_t seed) {
   names_ = after;
   durable_names_ = after;
   sync_budget_ = -1;
+  write_back_budget_ = -1;
   byte_budget_ = -1;
   crash_at_ = -1;
   read_crash_at_ = -1;

@@ -50,6 +50,7 @@ class FaultFileSystem final : public FileSystem {
 
   // Faults. -1 switches a fault off.
   void fail_sync_after(int64_t syncs);         // the sync after `syncs` more succeed fails (EIO)
+  void fail_write_back_after(int64_t calls);   // the same for File::write_back (EIO)
   void enospc_after_bytes(int64_t bytes);      // writes fail with ENOSPC once this many more were written
   void crash_after_ops(int64_t ops);           // mutating operation number `ops` (from now) and all later fail
   // The same for reading operations (read, size, list): a crash while
@@ -65,6 +66,15 @@ class FaultFileSystem final : public FileSystem {
   void maybe_hold(const std::string& path);
   int64_t mutating_ops() const;                // mutating operations so far
   int64_t bytes_written() const;               // by write_at, so far
+  // File::write_back calls so far, in order. They change nothing: a range
+  // written back is not durable before sync() (sync_file_range does not
+  // flush the device's cache), so crash() treats it as unsynced.
+  struct WriteBack {
+    std::string path;
+    uint64_t offset, size;
+    bool wait;
+  };
+  std::vector<WriteBack> write_backs() const;
 
   // Power loss: every file and name becomes what `mode` leaves on disk; open
   // File objects must no longer be used; faults are cleared.
@@ -80,6 +90,7 @@ class FaultFileSystem final : public FileSystem {
   Status check_op(bool mutating, const std::string& path);
   Status note_write(const std::string& path, uint64_t bytes);
   Status note_sync(const std::string& path);
+  Status note_write_back(const std::string& path, uint64_t offset, uint64_t size, bool wait);
   std::mutex& mutex() const { return mutex_; }
   uint64_t next_write_seq() { return ++write_seq_; }
 
@@ -88,6 +99,8 @@ class FaultFileSystem final : public FileSystem {
   std::map<std::string, std::shared_ptr<Node>> names_;
   std::map<std::string, std::shared_ptr<Node>> durable_names_;
   int64_t sync_budget_ = -1;
+  int64_t write_back_budget_ = -1;
+  std::vector<WriteBack> write_backs_;
   int64_t byte_budget_ = -1;
   int64_t crash_at_ = -1;
   int64_t ops_ = 0;

@@ -68,12 +68,19 @@ struct Options {
   // kernel to zero fresh pages (~10 us per 4 KiB page here) in the middle
   // of a round. 0: no helper thread; the owner touches its own fresh memory.
   int prefault_arenas = 4;
+  // The checkpointer's large files (checkpoints, preallocated log segments)
+  // are written back to the device in chunks of this many bytes as they are
+  // written, at most two chunks in flight (sync_file_range), instead of in
+  // one burst at their fdatasync: a burst of a whole checkpoint queues the
+  // log's fdatasync, and so every commit, behind it. 0: one burst.
+  uint64_t checkpoint_writeback_bytes = uint64_t{4} << 20;
 };
 
 // How long the owner's rounds took, from taking the batch to sealing it
 // (running the transactions, handing the frame to the log writer, reclaim;
 // not the wait for the fdatasync): a log-linear histogram with 8 buckets per
-// power of two, so a quantile is within ~6% of the true value.
+// power of two, so a quantile is within ~6% of the true value. Stats also
+// uses it for the log writer's batch durations.
 struct RoundTimes {
   static constexpr size_t kBuckets = 496;  // covers every uint64_t
   std::array<uint64_t, kBuckets> counts{};
@@ -114,6 +121,14 @@ struct Stats {
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
   uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
+  // Wall time of the completed checkpoints (snapshot taken to directory
+  // synced), summed, and the longest; of the sum, the time spent waiting in
+  // fdatasync of the checkpoint file and, before it, for chunks to be
+  // written back (Options::checkpoint_writeback_bytes).
+  uint64_t checkpoint_ns = 0;
+  uint64_t checkpoint_max_ns = 0;
+  uint64_t checkpoint_sync_ns = 0;
+  uint64_t checkpoint_writeback_wait_ns = 0;
   // Recovery done by open(): its wall time, the checkpoint it loaded and
   // the log it replayed after it.
   uint64_t recovery_ns = 0;
@@ -124,6 +139,10 @@ struct Stats {
   // written when the round began or ended. In memory all go to the first.
   RoundTimes round_times;
   RoundTimes round_times_checkpoint;
+  // The sync thread's batches (its writes and fdatasync of one batch of
+  // rounds), split the same way: what a commit waits for on the device.
+  RoundTimes log_batch_times;
+  RoundTimes log_batch_times_checkpoint;
   // Futex system calls of the round protocol (engine/README.md "Rounds"):
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round

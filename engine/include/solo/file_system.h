@@ -30,6 +30,18 @@ class File {
   // Makes every write so far durable (fdatasync). A failed sync is fatal for
   // the caller: never retry it (DESIGN.md invariant 7).
   virtual Status sync() = 0;
+  // Starts writing [offset, offset + size) back to the device and, if
+  // `wait`, returns once those bytes are written (sync_file_range). Not a
+  // durability point: the device's cache, the file's metadata and any other
+  // range still need sync(). It lets a writer of a large file keep the
+  // dirty data it leaves for the final sync() small. An error means written
+  // data may be lost: fatal like a failed sync(). Default: nothing.
+  virtual Status write_back(uint64_t offset, uint64_t size, bool wait) {
+    (void)offset;
+    (void)size;
+    (void)wait;
+    return Status::OK();
+  }
   // The file's size in bytes.
   virtual Result<uint64_t> size() = 0;
   // The path the file was opened with (for messages).
