@@ -79,7 +79,7 @@ if which == "pairs":
                                        int(re.search(r"pair(\d+)", p).group(1)), p)))
     medians(rows, [r"^disk-.*-base$", r"^disk-.*-paced$", r"^ram-.*-base$", r"^ram-.*-paced$",
                    r"^set2-disk-.*-base$", r"^set2-disk-.*-paced$", r"^set2-ram-.*-base$",
-                   r"^set2-ram-.*-paced$"])
+                   r"^set2-ram-.*-paced$", r"^set3-disk-.*-base$", r"^set3-disk-.*-paced$"])
 elif which == "screen2":
     rows = table(sorted(glob.glob(os.path.join(here, "screen2", "q*.json"))))
     medians(rows, [r"-base$", r"-paced$", r"-wb1m$", r"-nice19$"])
