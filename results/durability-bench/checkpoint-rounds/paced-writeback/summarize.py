@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Tables of README.md from the raw JSON and text files in this folder (and screen/).
+"""Tables of README.md from the raw JSON and text files in this folder.
+
+    summarize.py            the pairs (base / paced)
+    summarize.py screen     screen/: the variants tried before the final code
+    summarize.py screen2    screen2/: 1 MiB chunks and nice 19 against the final code
 
 Per run: tps, round p99 without / with a checkpoint and their ratio, log
 batch (write + fdatasync) p99 without / with, checkpoints in the window and
@@ -71,9 +75,14 @@ def medians(rows, variants):
 which = sys.argv[1] if len(sys.argv) > 1 else "pairs"
 if which == "pairs":
     rows = table(sorted(glob.glob(os.path.join(here, "*-pair*.json")),
-                        key=lambda p: (os.path.basename(p).split("-")[0],
+                        key=lambda p: (os.path.basename(p).split("-pair")[0],
                                        int(re.search(r"pair(\d+)", p).group(1)), p)))
-    medians(rows, [r"^disk-.*-base$", r"^disk-.*-paced$", r"^ram-.*-base$", r"^ram-.*-paced$"])
+    medians(rows, [r"^disk-.*-base$", r"^disk-.*-paced$", r"^ram-.*-base$", r"^ram-.*-paced$",
+                   r"^set2-disk-.*-base$", r"^set2-disk-.*-paced$", r"^set2-ram-.*-base$",
+                   r"^set2-ram-.*-paced$", r"^set3-disk-.*-base$", r"^set3-disk-.*-paced$"])
+elif which == "screen2":
+    rows = table(sorted(glob.glob(os.path.join(here, "screen2", "q*.json"))))
+    medians(rows, [r"-base$", r"-paced$", r"-wb1m$", r"-nice19$"])
 else:
     rows = table(sorted(glob.glob(os.path.join(here, "screen", "s*-*.json")) +
                         glob.glob(os.path.join(here, "screen", "r*-*.json")) +
