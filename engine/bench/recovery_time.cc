@@ -6,7 +6,9 @@
 // machine; with the 1-minute load average), the engine's
 // own recovery time, the checkpoint it loaded, the log rounds and payload
 // bytes it replayed, the bytes of the segment files and checkpoints in DIR,
-// and the recovered state's size. Uses the default Options (as tpcc does).
+// the recovered state's size, and the owner thread's busy, idle and CPU time (it
+// applies everything; the reader and prefault helpers run beside it). Uses the
+// default Options (as tpcc does).
 //
 //   recovery_time DIR
 #include <sys/resource.h>
@@ -61,7 +63,8 @@ int main(int argc, char** argv) {
       "{\"dir\": \"%s\", \"open_s\": %.3f, \"open_cpu_s\": %.3f, \"recovery_s\": %.3f, \"checkpoint_bytes\": %llu, "
       "\"replayed_rounds\": %llu, \"replayed_log_bytes\": %llu, \"durable_lsn\": %llu, "
       "\"commits_replayed\": %llu, \"state_bytes\": %llu, \"arena_bytes\": %llu, \"segment_files\": %llu, "
-      "\"segment_file_bytes\": %llu, \"checkpoint_file_bytes\": %llu, \"loadavg_1m\": %.2f}\n",
+      "\"segment_file_bytes\": %llu, \"checkpoint_file_bytes\": %llu, \"loadavg_1m\": %.2f, "
+      "\"owner_busy_s\": %.3f, \"owner_idle_s\": %.3f, \"owner_cpu_s\": %.3f}\n",
       dir.c_str(), open_s, open_cpu_s, static_cast<double>(stats.recovery_ns) / 1e9,
       static_cast<unsigned long long>(stats.recovered_checkpoint_bytes),
       static_cast<unsigned long long>(stats.replayed_rounds),
@@ -72,6 +75,8 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(stats.arena_bytes),
       static_cast<unsigned long long>(segment_files),
       static_cast<unsigned long long>(segment_bytes),
-      static_cast<unsigned long long>(checkpoint_file_bytes), loadavg[0]);
+      static_cast<unsigned long long>(checkpoint_file_bytes), loadavg[0],
+      static_cast<double>(stats.owner_busy_ns) / 1e9, static_cast<double>(stats.owner_idle_ns) / 1e9,
+      static_cast<double>(stats.owner_cpu_ns) / 1e9);
   return 0;
 }

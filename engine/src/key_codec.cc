@@ -139,7 +139,9 @@ Status append_row_key(const TableSchema& schema, std::span<const uint32_t> colum
   // Key columns usually lead the row (TPC-C's all do): read only up to the last.
   size_t needed = 0;
   for (uint32_t column_idx : columns) {
-    if (column_idx >= schema.columns.size()) return Status::InvalidArgument("key column out of range");
+    if (column_idx >= schema.columns.size()) {
+      return Status::InvalidArgument("key column out of range");
+    }
     needed = std::max<size_t>(needed, column_idx + 1);
   }
   constexpr size_t kOnStack = 64;

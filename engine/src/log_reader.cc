@@ -72,7 +72,8 @@ bool plausible_frame(std::string_view data, uint64_t pos) {
   uint32_t length = load_u32(frame + 4);
   if (length == 0 || length > data.size() - pos - kFrameHeaderBytes) return false;
   auto type = static_cast<uint8_t>(frame[kFrameHeaderBytes]);
-  if (type < static_cast<uint8_t>(LogEntry::kPut) || type > static_cast<uint8_t>(LogEntry::kDropTable)) {
+  if (type < static_cast<uint8_t>(LogEntry::kPut) ||
+      type > static_cast<uint8_t>(LogEntry::kDropTable)) {
     return false;
   }
   uint64_t end = pos + kFrameHeaderBytes + length;
@@ -96,7 +97,8 @@ bool plausible_frame(std::string_view data, uint64_t pos) {
 uint64_t intact_frame_after(std::string_view data, uint64_t from, uint64_t min_lsn,
                             const uint64_t* chain_end) {
   constexpr uint64_t kMinFrameBytes = kFrameHeaderBytes + kFrameAlign;  // payload >= 1 byte
-  for (uint64_t pos = align_frame(from); pos + kFrameHeaderBytes < data.size(); pos += kFrameAlign) {
+  for (uint64_t pos = align_frame(from); pos + kFrameHeaderBytes < data.size();
+       pos += kFrameAlign) {
     uint64_t lsn = load_u64(data.data() + pos + 8);
     uint64_t max_lsn = chain_end != nullptr ? min_lsn + (pos - *chain_end) / kMinFrameBytes + 1
                                             : min_lsn + (uint64_t{1} << 32);
@@ -180,85 +182,102 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
   std::string data;
   // A segment without a valid header must not hold rounds after the
   // checkpoint: a torn start leaves nothing intact behind it, so intact
-  // frames there mean a damaged header, not a tail.
-  for (const Scan& scan : scans) {
-    if (scan.valid) continue;
-    status = read_file(fs, scan.path, &data);
-    if (!status.ok()) return status;
-    uint64_t later = intact_frame_after(data, kSegmentHeaderBytes, expected, nullptr);
-    if (later != 0) {
-      return Status::Corruption("damaged segment header in " + where(scan.path, 0) +
-                                ", but the segment holds an intact record (round " +
-                                std::to_string(load_u64(data.data() + later + 8)) +
-                                ") at offset " + std::to_string(later));
-    }
-  }
-
-  // The segment holding `expected`: the newest one that starts at or before it.
-  int64_t start = -1;
-  for (size_t pos = 0; pos < by_seq.size(); ++pos) {
-    if (scans[by_seq[pos]].info.first_lsn <= expected) start = static_cast<int64_t>(pos);
-  }
-  if (start < 0) {
-    for (size_t index : by_seq) {
-      if (scans[index].info.first_lsn > expected) {
-        return Status::Corruption("log " + scans[index].path + " starts at round " +
-                                  std::to_string(scans[index].info.first_lsn) +
-                                  " but the checkpoint ends at round " +
-                                  std::to_string(checkpoint_lsn) + ": rounds are missing");
+  // frames there mean a damaged header, not a tail. Checked after the
+  // chain (so that the caller applies rounds meanwhile: every preallocated
+  // segment never started is such a segment, read whole), but its finding
+  // comes first, as if checked before: any result of the chain but an
+  // error of `apply` waits for it.
+  const uint64_t first_expected = checkpoint_lsn + 1;
+  auto check_headerless = [&]() -> Status {
+    for (const Scan& scan : scans) {
+      if (scan.valid) continue;
+      Status read = read_file(fs, scan.path, &data);
+      if (!read.ok()) return read;
+      uint64_t later = intact_frame_after(data, kSegmentHeaderBytes, first_expected, nullptr);
+      if (later != 0) {
+        return Status::Corruption("damaged segment header in " + where(scan.path, 0) +
+                                  ", but the segment holds an intact record (round " +
+                                  std::to_string(load_u64(data.data() + later + 8)) +
+                                  ") at offset " + std::to_string(later));
       }
+    }
+    return Status::OK();
+  };
+  bool apply_failed = false;
+  auto follow_chain = [&]() -> Status {
+    // The segment holding `expected`: the newest one that starts at or before it.
+    int64_t start = -1;
+    for (size_t pos = 0; pos < by_seq.size(); ++pos) {
+      if (scans[by_seq[pos]].info.first_lsn <= expected) start = static_cast<int64_t>(pos);
+    }
+    if (start < 0) {
+      for (size_t index : by_seq) {
+        if (scans[index].info.first_lsn > expected) {
+          return Status::Corruption("log " + scans[index].path + " starts at round " +
+                                    std::to_string(scans[index].info.first_lsn) +
+                                    " but the checkpoint ends at round " +
+                                    std::to_string(checkpoint_lsn) + ": rounds are missing");
+        }
+      }
+      state->next_lsn = expected;
+      return Status::OK();
+    }
+
+    for (size_t chain_pos = static_cast<size_t>(start); chain_pos < by_seq.size();) {
+      const Scan& scan = scans[by_seq[chain_pos]];
+      state->chain.push_back(static_cast<uint32_t>(by_seq[chain_pos]));
+      status = read_file(fs, scan.path, &data);
+      if (!status.ok()) return status;
+      uint64_t pos = kSegmentHeaderBytes;
+      uint64_t frame_lsn = scan.info.first_lsn;
+      while (true) {
+        uint32_t length;
+        uint64_t lsn;
+        if (!intact_frame(data, pos, &length, &lsn) || lsn != frame_lsn) break;
+        if (lsn >= expected) {
+          if (lsn != expected) break;
+          status = apply(lsn, std::string_view(data).substr(pos + kFrameHeaderBytes, length),
+                         scan.path, pos);
+          if (!status.ok()) {
+            apply_failed = true;
+            return status;
+          }
+          expected++;
+        }
+        frame_lsn++;
+        pos += align_frame(kFrameHeaderBytes + length);
+      }
+      // The frames of this segment end at `pos`. Anything intact and newer
+      // after it means the damage is not at the tail.
+      uint64_t later = intact_frame_after(data, pos + kFrameAlign, expected, &pos);
+      if (later != 0) {
+        return Status::Corruption("damaged log record in " + where(scan.path, pos) +
+                                  ", followed by an intact record (round " +
+                                  std::to_string(load_u64(data.data() + later + 8)) + ") at offset " +
+                                  std::to_string(later));
+      }
+      size_t next = chain_pos + 1;
+      if (next < by_seq.size() && scans[by_seq[next]].info.first_lsn == expected) {
+        chain_pos = next;  // the writer moved on to this segment
+        continue;
+      }
+      for (size_t later_pos = next; later_pos < by_seq.size(); ++later_pos) {
+        const Scan& other = scans[by_seq[later_pos]];
+        if (other.info.first_lsn >= expected) {
+          return Status::Corruption("log ends in " + where(scan.path, pos) + " at round " +
+                                    std::to_string(expected - 1) + " but " + other.path +
+                                    " continues at round " + std::to_string(other.info.first_lsn));
+        }
+      }
+      break;
     }
     state->next_lsn = expected;
     return Status::OK();
-  }
-
-  for (size_t chain_pos = static_cast<size_t>(start); chain_pos < by_seq.size();) {
-    const Scan& scan = scans[by_seq[chain_pos]];
-    state->chain.push_back(static_cast<uint32_t>(by_seq[chain_pos]));
-    status = read_file(fs, scan.path, &data);
-    if (!status.ok()) return status;
-    uint64_t pos = kSegmentHeaderBytes;
-    uint64_t frame_lsn = scan.info.first_lsn;
-    while (true) {
-      uint32_t length;
-      uint64_t lsn;
-      if (!intact_frame(data, pos, &length, &lsn) || lsn != frame_lsn) break;
-      if (lsn >= expected) {
-        if (lsn != expected) break;
-        status = apply(lsn, std::string_view(data).substr(pos + kFrameHeaderBytes, length),
-                       scan.path, pos);
-        if (!status.ok()) return status;
-        expected++;
-      }
-      frame_lsn++;
-      pos += align_frame(kFrameHeaderBytes + length);
-    }
-    // The frames of this segment end at `pos`. Anything intact and newer
-    // after it means the damage is not at the tail.
-    uint64_t later = intact_frame_after(data, pos + kFrameAlign, expected, &pos);
-    if (later != 0) {
-      return Status::Corruption("damaged log record in " + where(scan.path, pos) +
-                                ", followed by an intact record (round " +
-                                std::to_string(load_u64(data.data() + later + 8)) + ") at offset " +
-                                std::to_string(later));
-    }
-    size_t next = chain_pos + 1;
-    if (next < by_seq.size() && scans[by_seq[next]].info.first_lsn == expected) {
-      chain_pos = next;  // the writer moved on to this segment
-      continue;
-    }
-    for (size_t later_pos = next; later_pos < by_seq.size(); ++later_pos) {
-      const Scan& other = scans[by_seq[later_pos]];
-      if (other.info.first_lsn >= expected) {
-        return Status::Corruption("log ends in " + where(scan.path, pos) + " at round " +
-                                  std::to_string(expected - 1) + " but " + other.path +
-                                  " continues at round " + std::to_string(other.info.first_lsn));
-      }
-    }
-    break;
-  }
-  state->next_lsn = expected;
-  return Status::OK();
+  };
+  Status chain = follow_chain();
+  if (apply_failed) return chain;
+  Status headerless = check_headerless();
+  return headerless.ok() ? chain : headerless;
 }
 
 }  // namespace solo::internal

@@ -100,10 +100,14 @@ Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& w
   return Status::OK();
 }
 
-// Reading runs one step ahead of applying: a reader thread reads and checks
-// (pread, CRC32C) the next blocks or rounds while the owner applies the
-// previous ones; at most this many bytes wait between them.
-constexpr size_t kReadAheadBytes = 16u << 20;
+// Reading runs ahead of applying: a reader thread reads and checks (pread,
+// CRC32C) the next blocks or rounds while the owner applies the previous
+// ones; at most this many bytes wait between them. The log's is larger: the
+// owner applies it slower than it is read, and what read_log checks after
+// the last round (segments without a valid header, read whole) then
+// overlaps with the owner's applying of the queued rounds.
+constexpr size_t kCheckpointReadAheadBytes = 16u << 20;
+constexpr size_t kLogReadAheadBytes = 64u << 20;
 // Log rounds are applied a batch at a time (one write transaction each).
 constexpr size_t kReplayBatchRounds = 256;
 constexpr size_t kReplayBatchBytes = 4u << 20;
@@ -223,7 +227,7 @@ Status apply_checkpoint(WriteTxn& txn, DbImpl* db, ReadAhead<CheckpointItem>* ah
 }
 
 Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint64_t* lsn) {
-  ReadAhead<CheckpointItem> ahead(kReadAheadBytes);
+  ReadAhead<CheckpointItem> ahead(kCheckpointReadAheadBytes);
   uint64_t read_lsn = 0;
   Reader<CheckpointItem> reader(&ahead, [&]() {
     return read_checkpoint(
@@ -311,7 +315,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   }
   uint64_t replayed_rounds = 0;
   uint64_t replayed_bytes = 0;
-  ReadAhead<LogItem> ahead(kReadAheadBytes);
+  ReadAhead<LogItem> ahead(kLogReadAheadBytes);
   LogState read_state;
   Reader<LogItem> reader(&ahead, [&]() {
     return read_log(

@@ -71,9 +71,12 @@ Status TableLoader::add(std::string_view key, std::string_view row, uint64_t off
     if (!status.ok()) {
       return damaged(offset, "index " + index.info->schema.name + ": " + status.ToString());
     }
-    IndexEntry entry{key_prefix(entry_.data(), entry_.size()), offset,
-                     index.keys.size(), static_cast<uint16_t>(entry_.size()),
-                     static_cast<uint16_t>(part_size), has_null};
+    IndexEntry entry{key_prefix(entry_.data(), entry_.size()),
+                     offset,
+                     index.keys.size(),
+                     static_cast<uint16_t>(entry_.size()),
+                     static_cast<uint16_t>(part_size),
+                     has_null};
     index.keys.append(entry_);
     if (index.sorted && !index.entries.empty()) {
       const IndexEntry& last = index.entries.back();
@@ -90,8 +93,8 @@ Status TableLoader::finish_index(IndexBuild* index) {
   std::vector<IndexEntry>& entries = index->entries;
   if (!index->sorted) {
     std::sort(entries.begin(), entries.end(), [keys](const IndexEntry& a, const IndexEntry& b) {
-      return compare_entries(keys, a.prefix, a.key_at, a.key_size, b.prefix, b.key_at,
-                             b.key_size) < 0;
+      return compare_entries(keys, a.prefix, a.key_at, a.key_size, b.prefix, b.key_at, b.key_size) <
+             0;
     });
   }
   const IndexSchema& schema = index->info->schema;

@@ -16,12 +16,15 @@ namespace {
 // Key `idx` of a sorted sequence: 8 big-endian bytes, then `pad` bytes.
 std::string key_of(uint64_t idx, size_t pad) {
   std::string key(8, '\0');
-  for (int byte = 0; byte < 8; ++byte) key[7 - byte] = static_cast<char>((idx >> (8 * byte)) & 0xFF);
+  for (int byte = 0; byte < 8; ++byte)
+    key[7 - byte] = static_cast<char>((idx >> (8 * byte)) & 0xFF);
   key.append(pad, static_cast<char>('a' + idx % 26));
   return key;
 }
 
-void* value_of(uint64_t idx) { return reinterpret_cast<void*>(uintptr_t{idx + 1}); }
+void* value_of(uint64_t idx) {
+  return reinterpret_cast<void*>(uintptr_t{idx + 1});
+}
 
 TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill) {
   BulkBuilder builder(writer, /*has_records=*/false, fill);
@@ -42,10 +45,10 @@ TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
     size_t pad;
     int fill;
   };
-  for (Shape shape : {Shape{0, 0, 32}, Shape{1, 0, 32}, Shape{32, 0, 32}, Shape{33, 0, 32},
-                      Shape{1025, 0, 32}, Shape{40000, 0, 32}, Shape{40000, 4, 24},
-                      Shape{5000, 0, 2}, Shape{3000, 192, 32}, Shape{3000, 192, 24},
-                      Shape{777, 100, 3}}) {
+  for (Shape shape :
+       {Shape{0, 0, 32}, Shape{1, 0, 32}, Shape{32, 0, 32}, Shape{33, 0, 32}, Shape{1025, 0, 32},
+        Shape{40000, 0, 32}, Shape{40000, 4, 24}, Shape{5000, 0, 2}, Shape{3000, 192, 32},
+        Shape{3000, 192, 24}, Shape{777, 100, 3}}) {
     INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill);
     TreeState tree = build(&writer, shape.count, shape.pad, shape.fill);
     REQUIRE(btree_check(tree, writer.gen()) == "");
@@ -66,7 +69,8 @@ TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
     for (uint64_t idx = 0; idx < shape.count; idx += 5) {
       std::string key = key_of(idx * 2 + 1, shape.pad);
       void* old = nullptr;
-      REQUIRE(btree_put(&tree, &writer, make_key(key), value_of(idx * 2 + 1), PutMode::kInsert, &old));
+      REQUIRE(
+          btree_put(&tree, &writer, make_key(key), value_of(idx * 2 + 1), PutMode::kInsert, &old));
       std::string gone = key_of(idx * 2, shape.pad);
       REQUIRE(btree_remove(&tree, &writer, make_key(gone), &old));
       REQUIRE(old == value_of(idx * 2));

@@ -36,15 +36,16 @@ Options load_options(FaultFileSystem* fs) {
 
 TableSchema orders_schema() {
   return TableSchema{"orders",
-                     {ColumnDef::Integer("w", true), ColumnDef::Integer("d", true), ColumnDef::BigInt("id", true),
-                      ColumnDef::Integer("customer", true), ColumnDef::VarChar("note", 40, false),
-                      ColumnDef::BigInt("amount", true)},
+                     {ColumnDef::Integer("w", true), ColumnDef::Integer("d", true),
+                      ColumnDef::BigInt("id", true), ColumnDef::Integer("customer", true),
+                      ColumnDef::VarChar("note", 40, false), ColumnDef::BigInt("amount", true)},
                      {0, 1, 2}};
 }
 
 // Long primary keys: leaves limited by their key heap, not by 32 entries.
 TableSchema names_schema() {
-  return TableSchema{"names", {ColumnDef::VarChar("name", 190, true), ColumnDef::Integer("n", true)}, {0}};
+  return TableSchema{
+      "names", {ColumnDef::VarChar("name", 190, true), ColumnDef::Integer("n", true)}, {0}};
 }
 
 TableSchema empty_schema() {
@@ -62,24 +63,25 @@ std::string long_name(int n) {
 // on n) and empty (an index, no rows), a dropped table between them, and some
 // updates and deletes so that the rows are not in the order they came in.
 void fill(Database& db) {
-  REQUIRE(db.write([&](WriteTxn& txn) {
-              if (!txn.create_table(orders_schema()).ok()) return Status::Internal("orders");
-              if (!txn.create_index(IndexSchema{"orders_by_customer", "orders", {3}, false}).ok()) {
-                return Status::Internal("index");
-              }
-              if (!txn.create_index(IndexSchema{"orders_note", "orders", {4}, true}).ok()) {
-                return Status::Internal("unique index");
-              }
-              if (!txn.create_table(TableSchema{"gone", {ColumnDef::BigInt("k", true)}, {0}}).ok()) {
-                return Status::Internal("gone");
-              }
-              if (!txn.create_table(names_schema()).ok()) return Status::Internal("names");
-              if (!txn.create_index(IndexSchema{"names_n", "names", {1}, true}).ok()) {
-                return Status::Internal("names_n");
-              }
-              if (!txn.create_table(empty_schema()).ok()) return Status::Internal("empty");
-              return txn.create_index(IndexSchema{"empty_v", "empty", {1}, false}).status();
-            }).ok());
+  REQUIRE(
+      db.write([&](WriteTxn& txn) {
+          if (!txn.create_table(orders_schema()).ok()) return Status::Internal("orders");
+          if (!txn.create_index(IndexSchema{"orders_by_customer", "orders", {3}, false}).ok()) {
+            return Status::Internal("index");
+          }
+          if (!txn.create_index(IndexSchema{"orders_note", "orders", {4}, true}).ok()) {
+            return Status::Internal("unique index");
+          }
+          if (!txn.create_table(TableSchema{"gone", {ColumnDef::BigInt("k", true)}, {0}}).ok()) {
+            return Status::Internal("gone");
+          }
+          if (!txn.create_table(names_schema()).ok()) return Status::Internal("names");
+          if (!txn.create_index(IndexSchema{"names_n", "names", {1}, true}).ok()) {
+            return Status::Internal("names_n");
+          }
+          if (!txn.create_table(empty_schema()).ok()) return Status::Internal("empty");
+          return txn.create_index(IndexSchema{"empty_v", "empty", {1}, false}).status();
+        }).ok());
   REQUIRE(db.write([&](WriteTxn& txn) {
               TableId gone = txn.catalog().find_table("gone")->id;
               if (!txn.insert(gone, {Value::Int(1)}).ok()) return Status::Internal("gone row");
@@ -87,45 +89,46 @@ void fill(Database& db) {
             }).ok());
   for (int batch = 0; batch < 20; ++batch) {
     REQUIRE(db.write([&](WriteTxn& txn) {
-              TableId orders = txn.catalog().find_table("orders")->id;
-              for (int row_idx = 0; row_idx < 1000; ++row_idx) {
-                int n = batch * 1000 + row_idx;
-                Value note = n % 10 == 0 ? Value::String("note-" + std::to_string(n)) : Value::Null();
-                Status s = txn.insert(orders, {Value::Int(1 + n % 3), Value::Int(n % 10),
-                                               Value::Int(n), Value::Int((n * 37) % 3000), note,
-                                               Value::Int(n * 100)});
+                TableId orders = txn.catalog().find_table("orders")->id;
+                for (int row_idx = 0; row_idx < 1000; ++row_idx) {
+                  int n = batch * 1000 + row_idx;
+                  Value note =
+                      n % 10 == 0 ? Value::String("note-" + std::to_string(n)) : Value::Null();
+                  Status s =
+                      txn.insert(orders, {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n),
+                                          Value::Int((n * 37) % 3000), note, Value::Int(n * 100)});
+                  if (!s.ok()) return s;
+                }
+                return Status::OK();
+              }).ok());
+  }
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              TableId names = txn.catalog().find_table("names")->id;
+              for (int n = 0; n < 3000; ++n) {
+                Status s = txn.insert(names, {Value::String(long_name(n)), Value::Int(n)});
                 if (!s.ok()) return s;
               }
               return Status::OK();
             }).ok());
-  }
-  REQUIRE(db.write([&](WriteTxn& txn) {
-            TableId names = txn.catalog().find_table("names")->id;
-            for (int n = 0; n < 3000; ++n) {
-              Status s = txn.insert(names, {Value::String(long_name(n)), Value::Int(n)});
-              if (!s.ok()) return s;
-            }
-            return Status::OK();
-          }).ok());
   // Updates (an index column changes) and deletes.
   REQUIRE(db.write([&](WriteTxn& txn) {
-            const TableInfo* orders = txn.catalog().find_table("orders");
-            for (int n = 0; n < 20000; n += 97) {
-              Row key_row = {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n)};
-              std::string key;
-              Status s = append_key(orders->schema, orders->schema.primary_key, key_row, &key);
-              if (!s.ok()) return s;
-              if (n % 2 == 0) {
-                s = txn.erase(orders->id, key);
-              } else {
-                s = txn.update(orders->id, key,
-                               {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n),
-                                Value::Int(2999 - n % 3000), Value::Null(), Value::Int(-n)});
+              const TableInfo* orders = txn.catalog().find_table("orders");
+              for (int n = 0; n < 20000; n += 97) {
+                Row key_row = {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n)};
+                std::string key;
+                Status s = append_key(orders->schema, orders->schema.primary_key, key_row, &key);
+                if (!s.ok()) return s;
+                if (n % 2 == 0) {
+                  s = txn.erase(orders->id, key);
+                } else {
+                  s = txn.update(orders->id, key,
+                                 {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n),
+                                  Value::Int(2999 - n % 3000), Value::Null(), Value::Int(-n)});
+                }
+                if (!s.ok()) return s;
               }
-              if (!s.ok()) return s;
-            }
-            return Status::OK();
-          }).ok());
+              return Status::OK();
+            }).ok());
 }
 
 uint32_t height_of(Database& db, const std::string& name) {
@@ -289,31 +292,31 @@ TEST_CASE("a checkpoint round trip gives back every row and index entry") {
     REQUIRE(db->stats().replayed_rounds == 0);  // all of it came from the checkpoint
     // Lookups through each index agree with the table.
     REQUIRE(db->read([&](ReadTxn& txn) {
-              const IndexInfo* by_customer = txn.catalog().find_index("orders_by_customer");
-              uint64_t entries = 0;
-              for (auto cursor = txn.scan(by_customer->id, KeyRange::All()); cursor->valid();
-                   cursor->next()) {
-                // An index entry is (customer, primary key); its value is where the key starts.
-                std::string_view row;
-                Status s = txn.get(by_customer->table, cursor->value(), &row);
-                if (!s.ok()) return s;
-                entries++;
-              }
-              return entries == txn.entry_count(by_customer->table) ? Status::OK()
-                                                                     : Status::Internal("count");
-            }).ok());
+                const IndexInfo* by_customer = txn.catalog().find_index("orders_by_customer");
+                uint64_t entries = 0;
+                for (auto cursor = txn.scan(by_customer->id, KeyRange::All()); cursor->valid();
+                     cursor->next()) {
+                  // An index entry is (customer, primary key); its value is where the key starts.
+                  std::string_view row;
+                  Status s = txn.get(by_customer->table, cursor->value(), &row);
+                  if (!s.ok()) return s;
+                  entries++;
+                }
+                return entries == txn.entry_count(by_customer->table) ? Status::OK()
+                                                                      : Status::Internal("count");
+              }).ok());
     // The bulk-built trees take ordinary changes: inserts inside an index's
     // ranges and at the table's end, updates, deletes, and a unique check.
     REQUIRE(db->write([&](WriteTxn& txn) {
-              TableId orders = txn.catalog().find_table("orders")->id;
-              for (int n = 20000; n < 22000; ++n) {
-                Status s = txn.insert(orders, {Value::Int(1 + n % 3), Value::Int(n % 10),
-                                               Value::Int(n), Value::Int((n * 13) % 3000),
-                                               Value::Null(), Value::Int(n)});
-                if (!s.ok()) return s;
-              }
-              return Status::OK();
-            }).ok());
+                TableId orders = txn.catalog().find_table("orders")->id;
+                for (int n = 20000; n < 22000; ++n) {
+                  Status s = txn.insert(
+                      orders, {Value::Int(1 + n % 3), Value::Int(n % 10), Value::Int(n),
+                               Value::Int((n * 13) % 3000), Value::Null(), Value::Int(n)});
+                  if (!s.ok()) return s;
+                }
+                return Status::OK();
+              }).ok());
     Status duplicate = db->write([&](WriteTxn& txn) {
       TableId orders = txn.catalog().find_table("orders")->id;
       return txn.insert(orders, {Value::Int(1), Value::Int(0), Value::Int(90000), Value::Int(1),
@@ -321,13 +324,13 @@ TEST_CASE("a checkpoint round trip gives back every row and index entry") {
     });
     REQUIRE(duplicate.IsAlreadyExists());
     REQUIRE(db->write([&](WriteTxn& txn) {
-              TableId names = txn.catalog().find_table("names")->id;
-              for (int n = 3000; n < 3300; ++n) {
-                Status s = txn.insert(names, {Value::String(long_name(n)), Value::Int(n)});
-                if (!s.ok()) return s;
-              }
-              return Status::OK();
-            }).ok());
+                TableId names = txn.catalog().find_table("names")->id;
+                for (int n = 3000; n < 3300; ++n) {
+                  Status s = txn.insert(names, {Value::String(long_name(n)), Value::Int(n)});
+                  if (!s.ok()) return s;
+                }
+                return Status::OK();
+              }).ok());
     before = test::dump_state(*db);
     db->close();
   }
@@ -359,7 +362,8 @@ TEST_CASE("a checkpoint with rows out of order is refused, naming file and offse
     std::swap(changed.rows[5], changed.rows[6]);
     file.blocks[block_idx].body = changed.body();
     write_file(fs, path, file.bytes());
-    require_refused(fs, path, row_offset(file, block_idx, changed, 6), "out of order or duplicated");
+    require_refused(fs, path, row_offset(file, block_idx, changed, 6),
+                    "out of order or duplicated");
   }
   SECTION("a row twice") {
     CheckpointFile file = original;
@@ -367,7 +371,8 @@ TEST_CASE("a checkpoint with rows out of order is refused, naming file and offse
     changed.rows[6] = changed.rows[5];
     file.blocks[block_idx].body = changed.body();
     write_file(fs, path, file.bytes());
-    require_refused(fs, path, row_offset(file, block_idx, changed, 6), "out of order or duplicated");
+    require_refused(fs, path, row_offset(file, block_idx, changed, 6),
+                    "out of order or duplicated");
   }
   SECTION("order broken across two blocks") {
     CheckpointFile file = original;
@@ -376,7 +381,8 @@ TEST_CASE("a checkpoint with rows out of order is refused, naming file and offse
     next.rows[0] = rows.rows.back();  // equal to the last row of the block before
     file.blocks[block_idx + 1].body = next.body();
     write_file(fs, path, file.bytes());
-    require_refused(fs, path, row_offset(file, block_idx + 1, next, 0), "out of order or duplicated");
+    require_refused(fs, path, row_offset(file, block_idx + 1, next, 0),
+                    "out of order or duplicated");
   }
   SECTION("a table's rows in two runs") {
     CheckpointFile file = original;
