@@ -1,7 +1,6 @@
 #include "arena_prefaulter.h"
 
 #include <pthread.h>
-#include <sys/mman.h>
 
 #include <chrono>
 
@@ -26,18 +25,7 @@ void ArenaPrefaulter::run(ObjectPool* pool, uint64_t arenas) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     if (stop_.load(std::memory_order_relaxed)) return;
-    void* arena = ObjectPool::make_arena();
-#ifdef MADV_POPULATE_WRITE
-    bool populated = madvise(arena, ObjectPool::kArenaBytes, MADV_POPULATE_WRITE) == 0;
-#else
-    bool populated = false;
-#endif
-    if (!populated) {
-      // Older kernels: one write per 4 KiB page does the same.
-      auto* bytes = static_cast<volatile char*>(arena);
-      for (size_t offset = 0; offset < ObjectPool::kArenaBytes; offset += 4096) bytes[offset] = 0;
-    }
-    pool->add_ready_arena(arena);
+    pool->add_ready_arena(ObjectPool::make_touched_arena());
   }
 }
 

@@ -79,6 +79,7 @@ class ObjectPool {
   // ready arenas, theirs or the pool's own thread's, before it makes one.
   // Any thread.
   static void* make_arena();  // allocated, asked for huge pages, not touched
+  static void* make_touched_arena();  // make_arena(), then every page faulted in
   void add_ready_arena(void* arena);
   size_t retired_pending() const { return retired_.size() - retired_head_ + held_back_.size(); }
   // Oldest retire_gen in the FIFO (UINT64_MAX if empty), and held-back objects.
