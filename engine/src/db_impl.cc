@@ -20,6 +20,7 @@
 #include "checkpointer.h"
 #include "clock.h"
 #include "durable_codec.h"
+#include "row_patch.h"
 #include "invariant.h"
 #include "log_writer.h"
 #include "recovery.h"
@@ -267,7 +268,8 @@ void DbImpl::finish_round_durable(WriteRequest* batch) {
     store_u32(log_buffer_.data() + 4, static_cast<uint32_t>(log_buffer_.size() - kFrameHeaderBytes));
     store_u64(log_buffer_.data() + 8, last_lsn_);
     log_buffer_.resize(align_frame(log_buffer_.size()), '\0');
-    log_->submit(&log_buffer_, last_lsn_);
+    log_->submit(&log_buffer_, last_lsn_, log_saved_bytes_);
+    log_saved_bytes_ = 0;
     log_buffer_.append(kFrameHeaderBytes, '\0');
   }
   // A round that changed nothing still waits for the rounds before it: its
@@ -320,6 +322,7 @@ void DbImpl::answer(WriteRequest* batch) {
 Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
   SOLO_ASSERT(undo_.empty() && created_.empty() && displaced_.empty());
   txn_log_mark_ = log_buffer_.size();
+  txn_log_saved_mark_ = log_saved_bytes_;
   txn_serial_++;  // a finger of an earlier transaction is no longer used
   WriteTxn txn(this);
   Status status;
@@ -404,7 +407,10 @@ void DbImpl::undo_transaction() {
   displaced_.clear();
   undo_.clear();
   changes_++;
-  if (logging_) log_buffer_.resize(txn_log_mark_);  // invariant 5: not in the log either
+  if (logging_) {
+    log_buffer_.resize(txn_log_mark_);  // invariant 5: not in the log either
+    log_saved_bytes_ = txn_log_saved_mark_;
+  }
 }
 
 // --- logged tree changes ------------------------------------------------------
@@ -463,6 +469,19 @@ void* DbImpl::tree_replace_at(TreeId tree, std::string_view key, TreePath* path,
   return old;
 }
 
+void* DbImpl::tree_patch_at(TreeId tree, std::string_view key, TreePath* path, void* value,
+                            const TableSchema& schema) {
+  SOLO_ASSERT(on_owner_thread());
+  undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
+  void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
+  undo_.set_last_old(old);
+  changes_++;
+  if (logging_ && trees_[tree].has_records) {
+    log_patch(tree, undo_.key(undo_.entries().back()), old, value, schema);
+  }
+  return old;
+}
+
 void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kRemoved, tree, key, nullptr);
@@ -511,6 +530,25 @@ void DbImpl::log_put(TreeId tree, std::string_view key, const void* record) {
   put_u32(&log_buffer_, tree);
   put_bytes(&log_buffer_, key);
   put_bytes(&log_buffer_, static_cast<const Record*>(record)->view());
+}
+
+void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record,
+                       const void* record, const TableSchema& schema) {
+  const std::string_view row = static_cast<const Record*>(record)->view();
+  const size_t mark = log_buffer_.size();
+  log_buffer_.push_back(static_cast<char>(LogEntry::kPatch));
+  put_u32(&log_buffer_, tree);
+  put_bytes(&log_buffer_, key);
+  const size_t patch_start = log_buffer_.size();
+  // A whole row is logged instead where the patch would not be shorter.
+  if (!append_column_patch(schema, static_cast<const Record*>(old_record)->view(), row,
+                           &log_buffer_) ||
+      log_buffer_.size() - patch_start >= row.size()) {
+    log_buffer_.resize(mark);
+    log_put(tree, key, record);
+    return;
+  }
+  log_saved_bytes_ += row.size() + 1 - (log_buffer_.size() - patch_start);
 }
 
 void DbImpl::log_delete(TreeId tree, std::string_view key) {

@@ -74,6 +74,11 @@ class DbImpl {
   void* tree_remove(TreeId tree, std::string_view key);
   // The same for an entry found by btree_descend(*path) (no change since).
   void* tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value);
+  // The same for a row of table `schema` that keeps its key: logged as a
+  // column patch of the columns that differ from the row it replaces
+  // (kPatch), or as the whole row where that is not shorter.
+  void* tree_patch_at(TreeId tree, std::string_view key, TreePath* path, void* value,
+                      const TableSchema& schema);
   void* tree_remove_at(TreeId tree, std::string_view key, TreePath* path);
   // Sets tree `tree`, which must be empty, to `built` (a BulkBuilder's tree
   // made in this generation); undone by emptying it again (its records are
@@ -135,6 +140,8 @@ class DbImpl {
   void finish_round_durable(WriteRequest* batch);
   void drain_pending();
   void log_put(TreeId tree, std::string_view key, const void* record);
+  void log_patch(TreeId tree, std::string_view key, const void* old_record, const void* record,
+                 const TableSchema& schema);
   void log_delete(TreeId tree, std::string_view key);
   void reclaim();
   void push(WriteRequest* request);
@@ -169,6 +176,11 @@ class DbImpl {
   bool logging_ = false;
   std::string log_buffer_;
   size_t txn_log_mark_ = 0;  // log_buffer_ size when the running transaction began
+  // Bytes the round's patches saved against whole rows (kPut): the log
+  // writer counts them towards the checkpoint trigger, so that a checkpoint
+  // still comes after as much replay work as with whole rows.
+  uint64_t log_saved_bytes_ = 0;
+  uint64_t txn_log_saved_mark_ = 0;
   uint64_t last_lsn_ = 0;    // LSN of the newest sealed round
   // Sealed rounds waiting for their LSN to be durable, oldest first.
   struct PendingRound {

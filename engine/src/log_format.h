@@ -18,7 +18,10 @@
 namespace solo::internal {
 
 inline constexpr char kSegmentMagic[8] = {'S', 'O', 'L', 'O', 'W', 'A', 'L', '1'};
-inline constexpr uint32_t kLogVersion = 2;  // 2: variable-length integer keys
+// 2: variable-length integer keys; 3: column patches (kPatch). This build
+// writes version 3 and reads 2 and 3 (a version 2 log holds no kPatch).
+inline constexpr uint32_t kLogVersion = 3;
+inline constexpr uint32_t kOldestReadableLogVersion = 2;
 inline constexpr uint32_t kSegmentHeaderBytes = 64;
 inline constexpr uint32_t kFrameHeaderBytes = 16;
 inline constexpr uint32_t kFrameAlign = 8;
@@ -42,7 +45,9 @@ enum class LogEntry : uint8_t {
   kCreateIndex = 4,  // id u32 | index schema
   kDropIndex = 5,    // id u32
   kDropTable = 6,    // id u32
+  kPatch = 7,        // table u32 | key bytes | column patch (row_patch.h): an update of some columns
 };
+inline constexpr uint8_t kLastLogEntry = static_cast<uint8_t>(LogEntry::kPatch);
 
 // Each write of the log ends on a sector boundary (the last frame is padded).
 inline constexpr uint32_t kSectorBytes = 512;

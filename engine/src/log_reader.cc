@@ -73,7 +73,7 @@ bool plausible_frame(std::string_view data, uint64_t pos) {
   if (length == 0 || length > data.size() - pos - kFrameHeaderBytes) return false;
   auto type = static_cast<uint8_t>(frame[kFrameHeaderBytes]);
   if (type < static_cast<uint8_t>(LogEntry::kPut) ||
-      type > static_cast<uint8_t>(LogEntry::kDropTable)) {
+      type > kLastLogEntry) {
     return false;
   }
   uint64_t end = pos + kFrameHeaderBytes + length;
@@ -143,11 +143,14 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
                  load_u32(header + kSegCrcOff) == crc32c_extend(0, header, kSegCrcOff);
     // A sound header of another format version holds records this build
     // cannot read: refused, never skipped as if it were empty.
-    if (scan.valid && load_u32(header + kSegVersionOff) != kLogVersion) {
+    const uint32_t version = scan.valid ? load_u32(header + kSegVersionOff) : 0;
+    if (scan.valid && (version < kOldestReadableLogVersion || version > kLogVersion)) {
       return Status::Corruption("log segment " + scan.path + " at offset " +
                                 std::to_string(kSegVersionOff) + " has format version " +
                                 std::to_string(load_u32(header + kSegVersionOff)) +
-                                "; this build reads version " + std::to_string(kLogVersion));
+                                "; this build reads versions " +
+                                std::to_string(kOldestReadableLogVersion) + " to " +
+                                std::to_string(kLogVersion));
     }
     if (scan.valid) {
       scan.info.seq = load_u64(header + kSegSeqOff);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "clock.h"
 #include "crc32c.h"
@@ -51,7 +52,8 @@ Status LogWriter::open(LogState state) {
   // that is restarted before its own log reaches the trigger (a crash loop,
   // short runs) must not let the log after the last checkpoint, and with it
   // recovery time and the ring, grow without bound.
-  bytes_since_checkpoint_ = state.replayed_bytes;
+  // Counted as the log writer counts: patches as the whole rows they stand for.
+  bytes_since_checkpoint_ = state.replayed_bytes + state.replayed_saved_bytes;
   for (uint32_t index : state.chain) chain_.push_back(index);
   next_seq_ = state.next_seq;
   durable_lsn_.store(state.next_lsn - 1);
@@ -148,7 +150,7 @@ void LogWriter::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void LogWriter::submit(std::string* frames, uint64_t last_lsn) {
+void LogWriter::submit(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (handoff_.empty()) {
@@ -157,6 +159,7 @@ void LogWriter::submit(std::string* frames, uint64_t last_lsn) {
       handoff_.append(*frames);  // the sync thread is behind: group the rounds
     }
     handoff_lsn_ = last_lsn;
+    handoff_saved_ += saved_bytes;
   }
   frames->clear();
   cv_.notify_one();
@@ -165,12 +168,14 @@ void LogWriter::submit(std::string* frames, uint64_t last_lsn) {
 void LogWriter::thread_main() {
   while (true) {
     uint64_t last_lsn;
+    uint64_t saved_bytes;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       cv_.wait(lock, [this] { return !handoff_.empty() || stopping_; });
       if (handoff_.empty()) break;
       writing_.swap(handoff_);
       last_lsn = handoff_lsn_;
+      saved_bytes = std::exchange(handoff_saved_, 0);
     }
     if (!fatal_->failed()) {
       const uint64_t batch_start = now_ns();
@@ -185,6 +190,7 @@ void LogWriter::thread_main() {
       }
     }
     writing_.clear();
+    bytes_since_checkpoint_ += saved_bytes;
     on_progress_();
     const uint64_t trigger = checkpoint_trigger_bytes();
     if (trigger > 0 && bytes_since_checkpoint_ >= trigger) {

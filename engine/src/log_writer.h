@@ -44,6 +44,7 @@ struct LogState {
   // What recovery replayed from the log (for Stats).
   uint64_t replayed_rounds = 0;
   uint64_t replayed_bytes = 0;       // frame payload bytes
+  uint64_t replayed_saved_bytes = 0;  // what their column patches saved against whole rows
 };
 
 class LogWriter {
@@ -66,7 +67,9 @@ class LogWriter {
   // Owner thread. Hands over `*frames` (whole frames, CRC fields not yet
   // filled) ending with round `last_lsn`; *frames is left empty (its buffer
   // is swapped with a spare one, so no allocation in the steady state).
-  void submit(std::string* frames, uint64_t last_lsn);
+  // saved_bytes: what the frames' column patches saved against whole rows;
+  // counted towards the checkpoint trigger as if written.
+  void submit(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes = 0);
   // Every round <= this LSN is durable. Any thread.
   uint64_t durable_lsn() const { return durable_lsn_.load(std::memory_order_seq_cst); }
   // Checkpointer: rounds <= lsn are in a complete, durable checkpoint of
@@ -154,6 +157,7 @@ class LogWriter {
   std::condition_variable cv_;
   std::string handoff_;          // guarded by mutex_
   uint64_t handoff_lsn_ = 0;     // guarded by mutex_
+  uint64_t handoff_saved_ = 0;   // guarded by mutex_: submit()'s saved_bytes since the last take
   bool stopping_ = false;        // guarded by mutex_
   std::thread thread_;
   std::atomic<uint64_t> durable_lsn_{0};

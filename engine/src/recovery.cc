@@ -6,6 +6,7 @@
 // faults in memory the owner is about to fill.
 #include "recovery.h"
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "log_format.h"
 #include "log_reader.h"
 #include "read_ahead.h"
+#include "row_patch.h"
 #include "table_loader.h"
 
 namespace solo::internal {
@@ -49,10 +51,14 @@ Status make_dropped(WriteTxn& txn, TreeId id, const std::string& where) {
   return txn.drop_table(id);
 }
 
-// Applies one round's entries (a frame payload).
-Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& where) {
+// Applies one round's entries (a frame payload). *saved_bytes grows by what
+// its column patches saved against whole rows (as the log writer counted).
+Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& where,
+                   uint64_t* saved_bytes) {
   ByteReader in{payload};
   Status status;
+  std::string patched;
+  std::vector<uint32_t> patched_columns;
   while (!in.at_end()) {
     uint8_t type;
     uint32_t tree;
@@ -73,6 +79,27 @@ Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& w
         std::string_view key;
         if (!in.get_bytes(&key)) break;
         status = txn.erase(tree, key);
+        break;
+      }
+      case LogEntry::kPatch: {
+        std::string_view key;
+        if (!in.get_bytes(&key)) break;
+        const TableInfo* table = txn.catalog().table(tree);
+        if (table == nullptr) {
+          status = Status::NotFound("a column patch of tree " + std::to_string(tree) +
+                                    ", which is not a table");
+          break;
+        }
+        std::string_view stored;
+        status = txn.get_for_update(tree, key, &stored);
+        if (!status.ok()) break;
+        size_t used = 0;
+        status = apply_column_patch(table->schema, stored, in.in.substr(in.pos), &patched,
+                                    &patched_columns, &used);
+        if (!status.ok()) break;
+        in.pos += used;
+        *saved_bytes += patched.size() + 1 - std::min<uint64_t>(used, patched.size() + 1);
+        status = txn.update_columns(tree, key, patched, patched_columns);
         break;
       }
       case LogEntry::kCreateTable: {
@@ -246,7 +273,7 @@ Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint
 }
 
 // Applies the rounds `ahead` delivers, a batch per write transaction.
-Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead) {
+Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead, uint64_t* saved_bytes) {
   bool ended = false;
   while (!ended) {
     Status status = db->write([&](WriteTxn& txn) {
@@ -259,7 +286,7 @@ Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead) {
           ended = true;
           break;
         }
-        Status applied = apply_round(txn, item.payload, item.where);
+        Status applied = apply_round(txn, item.payload, item.where, saved_bytes);
         if (!applied.ok()) return applied;
         rounds++;
         bytes += item.payload.size();
@@ -330,13 +357,15 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
         },
         &read_state);
   });
-  status = replay_log(db, &ahead);
+  uint64_t saved_bytes = 0;
+  status = replay_log(db, &ahead, &saved_bytes);
   reader.join();
   if (!status.ok()) return status;
   *state = std::move(read_state);
   state->checkpoint_bytes = checkpoint_bytes;
   state->replayed_rounds = replayed_rounds;
   state->replayed_bytes = replayed_bytes;
+  state->replayed_saved_bytes = saved_bytes;
   return Status::OK();
 }
 

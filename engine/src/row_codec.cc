@@ -1,8 +1,10 @@
 // Compact row encoding (engine/README.md "Row encoding") and value checks.
+#include <algorithm>
 #include <cstring>
 #include <set>
 
 #include "solo/codec.h"
+#include "row_patch.h"
 
 namespace solo {
 
@@ -353,4 +355,135 @@ Status decode_leading_columns(const TableSchema& schema, std::string_view bytes,
   return decode_columns(schema, bytes, count, out, &end);
 }
 
+namespace internal {
+
+namespace {
+
+void put_patch_varint(std::string* out, uint64_t value) {
+  while (value >= 0x80) {
+    out->push_back(static_cast<char>((value & 0x7F) | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<char>(value));
+}
+
+bool get_patch_varint(std::string_view in, size_t* pos, uint64_t* value) {
+  *value = 0;
+  for (int shift = 0; shift <= 35; shift += 7) {
+    if (*pos >= in.size()) return false;
+    auto byte = static_cast<unsigned char>(in[(*pos)++]);
+    *value |= uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool append_column_patch(const TableSchema& schema, std::string_view old_row,
+                         std::string_view row, std::string* out) {
+  const size_t column_count = schema.columns.size();
+  const size_t bitmap = (column_count + 7) / 8;
+  if (row.size() < bitmap || old_row.size() < bitmap) return false;
+  const size_t mark = out->size();
+  out->push_back('\0');  // the count, set below (one byte up to 127 columns)
+  uint64_t count = 0;
+  size_t pos = bitmap;
+  size_t old_pos = bitmap;
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const ColumnDef& column = schema.columns[column_idx];
+    const bool null = is_null(row, column_idx);
+    const bool old_null = is_null(old_row, column_idx);
+    const size_t start = pos;
+    const size_t old_start = old_pos;
+    if ((!null && !skip_column(column, row, &pos)) ||
+        (!old_null && !skip_column(column, old_row, &old_pos))) {
+      out->resize(mark);
+      return false;
+    }
+    if (null == old_null && row.substr(start, pos - start) == old_row.substr(old_start, old_pos - old_start)) {
+      continue;
+    }
+    put_patch_varint(out, column_idx);
+    out->push_back(null ? '\1' : '\0');
+    out->append(row.data() + start, pos - start);
+    ++count;
+  }
+  if (pos != row.size() || old_pos != old_row.size() || count == 0) {
+    out->resize(mark);
+    return false;
+  }
+  if (count < 0x80) {
+    (*out)[mark] = static_cast<char>(count);
+  } else {
+    std::string count_bytes;
+    put_patch_varint(&count_bytes, count);
+    out->replace(mark, 1, count_bytes);
+  }
+  return true;
+}
+
+Status apply_column_patch(const TableSchema& schema, std::string_view row, std::string_view patch,
+                          std::string* out, std::vector<uint32_t>* columns, size_t* used) {
+  const size_t column_count = schema.columns.size();
+  const size_t bitmap = (column_count + 7) / 8;
+  size_t in = 0;
+  uint64_t count;
+  if (!get_patch_varint(patch, &in, &count) || count == 0 || count > column_count) {
+    return Status::Corruption("column patch with a bad column count");
+  }
+  if (row.size() < bitmap) return Status::Corruption("patched row is not a row of its table");
+  columns->clear();
+  out->assign(row.data(), bitmap);
+  size_t pos = bitmap;  // in row
+  uint64_t next_patch = 0;
+  bool have_patch = false;
+  auto read_patch_column = [&]() -> bool {
+    if (columns->size() == count) return false;
+    uint64_t column;
+    if (!get_patch_varint(patch, &in, &column) || column >= column_count ||
+        (!columns->empty() && column <= columns->back())) {
+      return false;
+    }
+    next_patch = column;
+    return true;
+  };
+  have_patch = read_patch_column();
+  if (!have_patch) return Status::Corruption("column patch with a bad column number");
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const ColumnDef& column = schema.columns[column_idx];
+    size_t start = pos;
+    if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
+      return Status::Corruption("patched row is not a row of its table");
+    }
+    if (!have_patch || next_patch != column_idx) {
+      out->append(row.data() + start, pos - start);
+      continue;
+    }
+    if (in >= patch.size()) return Status::Corruption("column patch is cut short");
+    const char null = patch[in++];
+    if (null != 0 && null != 1) return Status::Corruption("column patch with a bad NULL flag");
+    if (null == 1 && column.not_null) {
+      return Status::Corruption("column patch sets NOT NULL column \"" + column.name + "\" to NULL");
+    }
+    set_null_bit(out, column_idx, null == 1);
+    if (null == 0) {
+      size_t value_start = in;
+      if (!skip_column(column, patch, &in)) return Status::Corruption("column patch is cut short");
+      out->append(patch.data() + value_start, in - value_start);
+    }
+    columns->push_back(column_idx);
+    have_patch = columns->size() < count;
+    if (have_patch && !read_patch_column()) {
+      return Status::Corruption("column patch with a bad column number");
+    }
+  }
+  if (pos != row.size()) return Status::Corruption("patched row is not a row of its table");
+  if (columns->size() != count) return Status::Corruption("column patch with a bad column number");
+  if (out->size() > kMaxRowBytes) return Status::Corruption("patched row is too large");
+  *used = in;
+  return Status::OK();
+}
+
+}  // namespace internal
 }  // namespace solo

@@ -322,7 +322,7 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
   auto* old_record = static_cast<internal::Record*>(
       path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   internal::Record* record = db_->make_record(row);
-  db_->tree_replace_at(table, key, &path, record);
+  db_->tree_patch_at(table, key, &path, record, info->schema);
   db_->displace(old_record);
   return Status::OK();
 }
@@ -381,7 +381,7 @@ Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
 
   internal::Record* record = db_->make_record(row);
   if (!key_changed) {
-    db_->tree_replace_at(table.id, key, &path, record);
+    db_->tree_patch_at(table.id, key, &path, record, table.schema);
   } else {
     db_->tree_remove_at(table.id, key, &path);
     db_->tree_insert(table.id, new_key, record);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <random>
 
+#include "row_patch.h"
 #include "test_util.h"
 
 using namespace solo;
@@ -254,4 +255,96 @@ TEST_CASE("patch_row equals decode, change, encode_row") {
   uint32_t first[1] = {0};
   REQUIRE(patch_row(schema, bytes.substr(0, bytes.size() - 1), first, one, &out).IsInvalidArgument());
   REQUIRE(patch_row(schema, bytes + "z", first, one, &out).IsInvalidArgument());
+}
+
+TEST_CASE("column patches: applying the diff of two rows gives the new row") {
+  TableSchema schema = all_types();
+  const Value choices[][3] = {
+      {Value::Int(5), Value::Null(), Value::Int(-300)},           // a: smallint
+      {Value::Int(1), Value::Null(), Value::Int(70000)},          // b: integer
+      {Value::Int(-7), Value::Null(), Value::Int(1LL << 40)},     // c: bigint
+      {Value::Int(12345), Value::Null(), Value::Int(1)},          // d: decimal
+      {Value::String("ab"), Value::Null(), Value::String("abcd")},
+      {Value::String(""), Value::Null(), Value::String("0123456789")},
+      {Value::String(std::string(300, 'x')), Value::Null(), Value::String("g")},
+      {Value::Int(1), Value::Null(), Value::Int(2)},              // h: timestamp
+      {Value::Double(0.5), Value::Null(), Value::Double(-1e9)},
+      {Value::Int(9), Value::Int(10), Value::Int(11)},            // j: NOT NULL key
+  };
+  std::mt19937_64 rng(11);
+  auto random_row = [&]() {
+    Row row(schema.columns.size());
+    for (size_t column = 0; column < row.size(); ++column) row[column] = choices[column][rng() % 3];
+    return row;
+  };
+  int patches = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string old_bytes, new_bytes;
+    Row old_row = random_row();
+    Row new_row = old_row;
+    for (size_t column = 0; column < new_row.size(); ++column) {
+      if (rng() % 4 == 0) new_row[column] = choices[column][rng() % 3];
+    }
+    REQUIRE(encode_row(schema, old_row, &old_bytes).ok());
+    REQUIRE(encode_row(schema, new_row, &new_bytes).ok());
+    std::string patch = "prefix";
+    bool made = internal::append_column_patch(schema, old_bytes, new_bytes, &patch);
+    REQUIRE(made == (old_bytes != new_bytes));
+    if (!made) {
+      REQUIRE(patch == "prefix");
+      continue;
+    }
+    ++patches;
+    std::string applied;
+    std::vector<uint32_t> columns;
+    size_t used = 0;
+    patch += "trailing entries";
+    std::string_view body = std::string_view(patch).substr(6);
+    REQUIRE(internal::apply_column_patch(schema, old_bytes, body, &applied, &columns, &used).ok());
+    REQUIRE(applied == new_bytes);
+    REQUIRE(body.substr(used) == "trailing entries");
+    // Exactly the columns whose values differ, ascending.
+    std::vector<uint32_t> differing;
+    for (uint32_t column = 0; column < new_row.size(); ++column) {
+      if (!(old_row[column] == new_row[column])) differing.push_back(column);
+    }
+    REQUIRE(columns == differing);
+  }
+  REQUIRE(patches > 1000);
+}
+
+TEST_CASE("column patches: a malformed patch is refused, never half applied") {
+  TableSchema schema = all_types();
+  Row row = {Value::Int(5),     Value::Int(1),         Value::Int(-7),  Value::Int(12345),
+             Value::String("ab"), Value::String("hi"), Value::String("text"), Value::Int(1),
+             Value::Double(0.5), Value::Int(9)};
+  std::string old_bytes;
+  REQUIRE(encode_row(schema, row, &old_bytes).ok());
+  std::string applied;
+  std::vector<uint32_t> columns;
+  size_t used = 0;
+  auto refused = [&](std::string_view patch) {
+    Status status = internal::apply_column_patch(schema, old_bytes, patch, &applied, &columns, &used);
+    INFO(status.ToString());
+    return status.IsCorruption();
+  };
+  using namespace std::string_literals;
+  // count | column | null flag | bytes
+  REQUIRE(!refused("\x01\x01\x00\x07\x00\x00\x00"s));        // b := 7: sound
+  REQUIRE(refused(""s));                                     // no count
+  REQUIRE(refused("\x00"s));                                 // no column
+  REQUIRE(refused("\x0B"s));                                 // more columns than the table
+  REQUIRE(refused("\x01\x0A\x00\x07\x00\x00\x00"s));        // column 10 of 10
+  REQUIRE(refused("\x01\x01\x02\x07\x00\x00\x00"s));        // null flag 2
+  REQUIRE(refused("\x01\x01\x00\x07\x00"s));                 // integer cut short
+  REQUIRE(refused("\x01\x05\x00\x05hi"s));                   // string longer than the bytes
+  REQUIRE(refused("\x01\x09\x01"s));                         // NULL into NOT NULL j
+  REQUIRE(refused("\x02\x02\x01\x01\x01"s));                 // columns not ascending
+  REQUIRE(refused("\x02\x01\x01"s));                         // second column missing
+  REQUIRE(refused("\x01\x01\x00\x07\x00\x00\x00"s.substr(0, 3)));
+  // A stored row that is not a row of the table.
+  Status bad_row = internal::apply_column_patch(schema, old_bytes.substr(0, old_bytes.size() - 1),
+                                                "\x01\x01\x00\x07\x00\x00\x00"s, &applied, &columns,
+                                                &used);
+  REQUIRE(bad_row.IsCorruption());
 }

@@ -1,0 +1,36 @@
+// Column patches: the redo record of an update that changed a few columns
+// of a row (engine/README.md "Log", entry kPatch). A patch holds only the
+// changed columns' encoded bytes; replay splices them into the row that the
+// log or checkpoint before it left. Pure functions; any thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solo/schema.h"
+#include "solo/status.h"
+
+namespace solo::internal {
+
+// Appends to *out the patch that turns `old_row` into `row`, both rows of
+// `schema` as encoded: the columns whose bytes or NULL-ness differ,
+//   count varint | per such column, ascending: column varint | null u8 |
+//   the column's bytes as in `row` (none if NULL)
+// Returns false (with *out unchanged) if no column differs or a row is not
+// a row of `schema`.
+bool append_column_patch(const TableSchema& schema, std::string_view old_row,
+                         std::string_view row, std::string* out);
+
+// Reads a patch (append_column_patch's bytes) from the start of `patch` and
+// applies it to `row`, a row of `schema`: *out is the patched row, *columns
+// the patched columns, *used the patch bytes read. Corruption if the patch
+// is malformed (columns not ascending or out of range, a value that is not
+// a column of its type, a NULL in a NOT NULL column, bytes missing) or `row`
+// is not a row of `schema`.
+Status apply_column_patch(const TableSchema& schema, std::string_view row, std::string_view patch,
+                          std::string* out, std::vector<uint32_t>* columns, size_t* used);
+
+}  // namespace solo::internal
