@@ -37,7 +37,10 @@ commands:
   crosscheck
            run --transactions N on the first of --engines with --journal,
            replay the journal on each other engine, compare every table row
-           by row and check each engine; non-zero exit on any difference
+           by row and check each engine; non-zero exit on any difference.
+           The engines' databases and the journal are removed afterwards
+           when everything agrees (--keep keeps them), kept for inspection
+           when not
   help     this text
 
 options:
@@ -85,6 +88,7 @@ options:
                        (default sqlite,postgres)
   --transactions N     run/crosscheck: stop after N transactions instead of
                        after --duration (crosscheck default 10000)
+  --keep               crosscheck: keep the databases and journal when all agree
   --quiet              no progress output
   --help               this text
 
@@ -266,6 +270,8 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       options.after_load = true;
     } else if (flag == "--quiet" && value.empty()) {
       options.quiet = true;
+    } else if (flag == "--keep" && value.empty()) {
+      options.keep = true;
     } else {
       *error = fmt::format("unknown option '{}'; see tpcc --help", flag);
       return std::nullopt;

@@ -29,6 +29,7 @@ struct CliOptions {
   std::string journal_path;          // run: record; replay: read
   std::vector<std::string> engines;  // crosscheck: the first runs, the rest replay
   uint64_t transactions = 0;         // run/crosscheck: stop after N (0: use --duration)
+  bool keep = false;                 // crosscheck: keep the databases even when all agree
 };
 
 // Parses argv. On a usage error returns nullopt and sets `*error` to a

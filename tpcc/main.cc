@@ -314,9 +314,24 @@ int command_crosscheck(const CliOptions& options) {
     }
     all_hold = all_hold && held == conditions.size();
   }
-  fmt::print("\ncrosscheck: {}\n", all_same && all_hold ? "all engines end with the same tables"
-                                                          : "DIFFERENCES FOUND");
-  return all_same && all_hold ? kExitOk : kExitFailed;
+  const bool agreed = all_same && all_hold;
+  fmt::print("\ncrosscheck: {}\n", agreed ? "all engines end with the same tables" : "DIFFERENCES FOUND");
+  // The databases (a private PostgreSQL cluster is ~650 MB, in RAM under
+  // /dev/shm) go once they have agreed; after a difference they stay.
+  first_conn.reset();
+  backends.clear();  // closes solo and SQLite, stops a private PostgreSQL
+  if (agreed && !options.keep) {
+    std::error_code remove_error;
+    for (const std::string& engine : options.engines) {
+      std::filesystem::remove_all(base + "/" + engine, remove_error);
+    }
+    if (options.journal_path.empty()) std::filesystem::remove(journal_path, remove_error);
+    std::filesystem::remove(base, remove_error);  // only if nothing else is in it
+    fmt::print("removed the databases under {} (--keep keeps them)\n", base);
+  } else if (!agreed) {
+    fmt::print("the databases and the journal are kept under {}\n", base);
+  }
+  return agreed ? kExitOk : kExitFailed;
 }
 
 }  // namespace
