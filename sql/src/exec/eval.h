@@ -83,9 +83,10 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
 
 // The first join level after the first that is an inner join by the whole
 // primary key (see sql/README.md "Plans"), or -1. The scan looks it up for
-// up to 32 outer rows at a time with one TxnView::get_many, then runs each
-// pair on in the order of the nested loop.
+// up to kJoinLookupBatch outer rows at a time with one TxnView::get_many,
+// then runs each pair on in the order of the nested loop.
 int BatchedLookupLevel(const SelectPlan& plan);
+inline constexpr size_t kJoinLookupBatch = 32;
 
 // Marks the columns of this query's row (depth 0) that expr reads in *read
 // (those with an index below its size); false if it holds a subquery.

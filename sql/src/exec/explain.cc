@@ -81,7 +81,9 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
         text = fmt::format("Range scan {} by {} ({})", name, path, Join(conditions, " AND "));
       }
       if (level.reverse) text += " backward";
-      if (static_cast<int>(level_idx) == batched_level) text += ", batched (up to 32 outer rows a lookup)";
+      if (static_cast<int>(level_idx) == batched_level) {
+        text += fmt::format(", batched (up to {} outer rows a lookup)", kJoinLookupBatch);
+      }
     }
     if (level.left_join) text = "Left join: " + text;
     line(text);

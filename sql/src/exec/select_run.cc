@@ -122,7 +122,9 @@ class Scanner {
     batched_level_ = BatchedLookupLevel(plan);
     for (int level_idx = 0; level_idx < batched_level_; ++level_idx) {
       const ScanLevel& level = plan.levels[level_idx];
-      for (uint32_t col = 0; col < level.columns; ++col) saved_slots_.push_back(level.slot_base + col);
+      for (uint32_t col = 0; col < level.columns; ++col) {
+        saved_slots_.push_back(level.slot_base + col);
+      }
     }
   }
 
@@ -400,8 +402,10 @@ class Scanner {
     }
     batch.keys[entry].assign(state.prefix);
     Value* saved = &batch.outer_slots[entry * width];
-    for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) saved[slot_idx] = slots_[saved_slots_[slot_idx]];
-    if (batch.count < kLookupBatch) return true;
+    for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
+      saved[slot_idx] = slots_[saved_slots_[slot_idx]];
+    }
+    if (batch.count < kJoinLookupBatch) return true;
     return FlushBatch(on_row);
   }
 
@@ -427,7 +431,9 @@ class Scanner {
       // Restored for every entry, found or not: after a flush from
       // AddToBatch the outer levels go on with their current row, the last.
       const Value* saved = &batch.outer_slots[entry * width];
-      for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) slots_[saved_slots_[slot_idx]] = saved[slot_idx];
+      for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
+        slots_[saved_slots_[slot_idx]] = saved[slot_idx];
+      }
       if (batch.rows[entry].data() == nullptr) continue;  // no such row
       state.primary_key.assign(batch.keys[entry]);
       Decode(level, state, batch.rows[entry]);
@@ -437,8 +443,6 @@ class Scanner {
     }
     return true;
   }
-
-  static constexpr size_t kLookupBatch = 32;
 
   const SelectPlan& plan_;
   std::vector<Value> slots_;
@@ -654,10 +658,10 @@ bool MarkColumns(const BExpr& expr, std::vector<bool>* read) {
 int BatchedLookupLevel(const SelectPlan& plan) {
   for (size_t level_idx = 1; level_idx < plan.levels.size(); ++level_idx) {
     const ScanLevel& level = plan.levels[level_idx];
-    if (!level.derived && level.table != kInvalidTree && level.tree == level.table &&
-        level.in_values.empty() && level.equal.size() == level.key_columns.size() && !level.left_join) {
-      return static_cast<int>(level_idx);
-    }
+    bool whole_primary_key = level.table != kInvalidTree && level.tree == level.table &&
+                             level.in_values.empty() &&
+                             level.equal.size() == level.key_columns.size();
+    if (!level.derived && whole_primary_key && !level.left_join) return static_cast<int>(level_idx);
   }
   return -1;
 }
