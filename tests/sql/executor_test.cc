@@ -161,6 +161,7 @@ TEST_CASE("prepared statements run TPC-C shapes with parameters") {
     std::string plan = Explain(*db, sql);
     CHECK(plan.find("Range scan order_line by primary key") != std::string::npos);
     CHECK(plan.find("Point lookup stock by primary key") != std::string::npos);
+    CHECK(plan.find("batched") != std::string::npos);  // get_many for 32 order lines at a time
     REQUIRE(Read(*db, Prepare(*db, sql),
                  {Value::Int(1), Value::Int(1), Value::Int(6), Value::Int(1), Value::Int(1),
                   Value::Int(15)},

@@ -81,6 +81,13 @@ bool PlanPointSelect(SelectPlan* plan);
 // result as RunSelect, without its per-call allocations. Throws ExecFailure.
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
 
+// The first join level after the first that is an inner join by the whole
+// primary key (see sql/README.md "Plans"), or -1. The scan looks it up for
+// up to kJoinLookupBatch outer rows at a time with one TxnView::get_many,
+// then runs each pair on in the order of the nested loop.
+int BatchedLookupLevel(const SelectPlan& plan);
+inline constexpr size_t kJoinLookupBatch = 32;
+
 // Marks the columns of this query's row (depth 0) that expr reads in *read
 // (those with an index below its size); false if it holds a subquery.
 bool MarkColumns(const BExpr& expr, std::vector<bool>* read);

@@ -1,6 +1,7 @@
 // EXPLAIN: the plan as indented lines, naming each scan's access path.
 #include <fmt/format.h>
 
+#include "exec/eval.h"
 #include "exec/plan.h"
 
 namespace solo::sql {
@@ -50,7 +51,9 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
     ++indent;
   }
   if (plan.levels.empty()) line("Result (one row)");
-  for (const ScanLevel& level : plan.levels) {
+  int batched_level = BatchedLookupLevel(plan);
+  for (size_t level_idx = 0; level_idx < plan.levels.size(); ++level_idx) {
+    const ScanLevel& level = plan.levels[level_idx];
     std::string name = level.name == level.schema.name || level.schema.name.empty()
                            ? level.name
                            : level.schema.name + " AS " + level.name;
@@ -78,6 +81,9 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
         text = fmt::format("Range scan {} by {} ({})", name, path, Join(conditions, " AND "));
       }
       if (level.reverse) text += " backward";
+      if (static_cast<int>(level_idx) == batched_level) {
+        text += fmt::format(", batched (up to {} outer rows a lookup)", kJoinLookupBatch);
+      }
     }
     if (level.left_join) text = "Left join: " + text;
     line(text);

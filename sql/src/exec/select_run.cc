@@ -100,6 +100,18 @@ class CollectTarget : public RowTarget {
   std::vector<Value>* rows_;
 };
 
+// The outer rows waiting for the batched level's lookups, in scan order:
+// entry i is keys[i] with the outer levels' slots saved at
+// outer_slots[i * width, (i + 1) * width). Values are copies, so nothing
+// here points into rows or buffers that the scan reuses.
+struct LookupBatch {
+  size_t count = 0;
+  std::vector<std::string> keys;
+  std::vector<Value> outer_slots;
+  std::vector<std::string_view> key_views;
+  std::vector<std::string_view> rows;
+};
+
 class Scanner {
  public:
   Scanner(const SelectPlan& plan, ExecEnv* env, const Frame* outer)
@@ -107,18 +119,39 @@ class Scanner {
     frame_.slots = slots_.data();
     frame_.outer = outer;
     frame_.env = env;
+    batched_level_ = BatchedLookupLevel(plan);
+    for (int level_idx = 0; level_idx < batched_level_; ++level_idx) {
+      const ScanLevel& level = plan.levels[level_idx];
+      for (uint32_t col = 0; col < level.columns; ++col) {
+        saved_slots_.push_back(level.slot_base + col);
+      }
+    }
   }
 
   const Frame& frame() const { return frame_; }
 
-  // Calls on_row for every joined input row that passes the filters; stops
-  // when it returns false.
+  // Calls on_row for every joined input row that passes the filters, in
+  // nested-loop order; stops when it returns false.
   template <class F>
   void Run(F&& on_row) {
     for (const BExprPtr& filter : plan_.constant_filters) {
       if (!EvalPredicate(*filter, frame_)) return;
     }
-    Level(0, on_row);
+    if (batched_level_ < 0) {
+      Level(0, on_row);
+      return;
+    }
+    bool more = false;
+    try {
+      more = Level(0, on_row);
+    } catch (...) {
+      // An outer row read ahead of the pending ones failed. Unbatched, those
+      // would have gone through the pipeline first: so they do now, and if
+      // they end the scan, the failing row was never to be read.
+      if (!FlushBatch(on_row)) return;
+      throw;
+    }
+    if (more) FlushBatch(on_row);
   }
 
   std::string_view primary_key(size_t level) const { return states_[level].primary_key; }
@@ -218,6 +251,7 @@ class Scanner {
     const ScanLevel& level = plan_.levels[level_idx];
     LevelState& state = states_[level_idx];
     const TxnView& view = *frame_.env->view;
+    if (static_cast<int>(level_idx) == batched_level_) return AddToBatch(level_idx, on_row);
     bool matched = false;
     if (level.derived) {
       if (!state.derived_ready) {
@@ -350,10 +384,73 @@ class Scanner {
     return true;
   }
 
+  // The batched level (an inner join by the whole primary key, see
+  // BatchedLookupLevel) for the current outer row: queues its key and the
+  // outer slots; runs the batch when it is full. False when on_row stopped
+  // the scan.
+  template <class F>
+  bool AddToBatch(size_t level_idx, F& on_row) {
+    const ScanLevel& level = plan_.levels[level_idx];
+    LevelState& state = states_[level_idx];
+    if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return true;  // no row
+    LookupBatch& batch = batch_;
+    size_t entry = batch.count++;
+    size_t width = saved_slots_.size();
+    if (batch.keys.size() < batch.count) {
+      batch.keys.emplace_back();
+      batch.outer_slots.resize(batch.count * width);
+    }
+    batch.keys[entry].assign(state.prefix);
+    Value* saved = &batch.outer_slots[entry * width];
+    for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
+      saved[slot_idx] = slots_[saved_slots_[slot_idx]];
+    }
+    if (batch.count < kJoinLookupBatch) return true;
+    return FlushBatch(on_row);
+  }
+
+  // Looks up the pending keys with one get_many, then runs each outer row
+  // with its inner row (if any) through the level's filters and the levels
+  // below, in the order they were queued. False when on_row stopped the scan.
+  template <class F>
+  bool FlushBatch(F& on_row) {
+    LookupBatch& batch = batch_;
+    size_t count = batch.count;
+    batch.count = 0;  // taken: if a row below fails, Run must not run these again
+    if (count == 0) return true;
+    const ScanLevel& level = plan_.levels[batched_level_];
+    LevelState& state = states_[batched_level_];
+    batch.key_views.assign(batch.keys.begin(), batch.keys.begin() + static_cast<ptrdiff_t>(count));
+    batch.rows.assign(count, std::string_view());
+    if (!frame_.env->view->get_many(level.table, batch.key_views, batch.rows).ok()) {
+      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+    }
+    size_t width = saved_slots_.size();
+    for (size_t entry = 0; entry < count; ++entry) {
+      // Restored for every entry, found or not: after a flush from
+      // AddToBatch the outer levels go on with their current row, the last.
+      const Value* saved = &batch.outer_slots[entry * width];
+      for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
+        slots_[saved_slots_[slot_idx]] = saved[slot_idx];
+      }
+      if (batch.rows[entry].data() == nullptr) continue;  // no such row
+      state.primary_key.assign(batch.keys[entry]);
+      Decode(level, state, batch.rows[entry]);
+      if (!Filters(level.on)) continue;
+      if (!NonKeyFilters(level)) continue;  // the key was exact
+      if (!Level(batched_level_ + 1, on_row)) return false;
+    }
+    return true;
+  }
+
   const SelectPlan& plan_;
   std::vector<Value> slots_;
   std::vector<LevelState> states_;
   Frame frame_;
+  int batched_level_ = -1;            // BatchedLookupLevel(plan_)
+  std::vector<uint32_t> saved_slots_;  // the slots of the levels before it
+  LookupBatch batch_;
 };
 
 struct AggState {
@@ -556,6 +653,17 @@ bool MarkColumns(const BExpr& expr, std::vector<bool>* read) {
     if (arg && !MarkColumns(*arg, read)) return false;
   }
   return true;
+}
+
+int BatchedLookupLevel(const SelectPlan& plan) {
+  for (size_t level_idx = 1; level_idx < plan.levels.size(); ++level_idx) {
+    const ScanLevel& level = plan.levels[level_idx];
+    bool whole_primary_key = level.table != kInvalidTree && level.tree == level.table &&
+                             level.in_values.empty() &&
+                             level.equal.size() == level.key_columns.size();
+    if (!level.derived && whole_primary_key && !level.left_join) return static_cast<int>(level_idx);
+  }
+  return -1;
 }
 
 bool PlanPointSelect(SelectPlan* plan) {
