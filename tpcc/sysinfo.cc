@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -53,6 +54,17 @@ int64_t resident_bytes() {
   int64_t size_pages = 0, resident_pages = 0;
   statm >> size_pages >> resident_pages;
   return resident_pages * sysconf(_SC_PAGESIZE);
+}
+
+int64_t anon_huge_page_bytes() {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string line;
+  while (std::getline(rollup, line)) {
+    if (line.rfind("AnonHugePages:", 0) == 0) {
+      return std::stoll(line.substr(std::strlen("AnonHugePages:"))) * 1024;  // "  N kB"
+    }
+  }
+  return 0;
 }
 
 std::string machine_description() {

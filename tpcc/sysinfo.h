@@ -14,6 +14,9 @@ int64_t process_cpu_micros();
 int64_t processes_cpu_micros(const std::vector<int>& pids);
 // Resident set size of this process, in bytes.
 int64_t resident_bytes();
+// Of those, anonymous memory in transparent huge pages (AnonHugePages of
+// /proc/self/smaps_rollup), in bytes; 0 if the kernel does not say.
+int64_t anon_huge_page_bytes();
 // "model name, N cores, M GiB" from /proc.
 std::string machine_description();
 // The git revision of the source tree (SOLO_GIT_REV at build time), or
