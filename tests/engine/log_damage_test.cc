@@ -68,15 +68,24 @@ FrameAt find_frame(FaultFileSystem* fs, uint64_t lsn) {
   return {};
 }
 
-uint64_t rows_after_open(FaultFileSystem* fs) {
+// key -> v of table kv after a reopen.
+std::map<int64_t, int64_t> kv_after_open(FaultFileSystem* fs) {
   auto db = test::open_dir(damage_options(fs));
-  uint64_t rows = 0;
+  std::map<int64_t, int64_t> rows;
   db->read([&](ReadTxn& txn) {
-    rows = txn.entry_count(0);
+    auto cursor = txn.scan(0, KeyRange::All());
+    REQUIRE(cursor.ok());
+    for (; cursor->valid(); cursor->next()) {
+      Row row;
+      REQUIRE(decode_row(kv_schema(), cursor->value(), &row).ok());
+      rows[row[0].as_int()] = row[1].as_int();
+    }
     return Status::OK();
   });
   return rows;
 }
+
+uint64_t rows_after_open(FaultFileSystem* fs) { return kv_after_open(fs).size(); }
 
 }  // namespace
 
@@ -235,22 +244,6 @@ void fill_patched(FaultFileSystem* fs, int updates) {
               return status;
             }).ok());
   }
-}
-
-std::map<int64_t, int64_t> kv_after_open(FaultFileSystem* fs) {
-  auto db = test::open_dir(damage_options(fs));
-  std::map<int64_t, int64_t> rows;
-  db->read([&](ReadTxn& txn) {
-    auto cursor = txn.scan(0, KeyRange::All());
-    REQUIRE(cursor.ok());
-    for (; cursor->valid(); cursor->next()) {
-      Row row;
-      REQUIRE(decode_row(kv_schema(), cursor->value(), &row).ok());
-      rows[row[0].as_int()] = row[1].as_int();
-    }
-    return Status::OK();
-  });
-  return rows;
 }
 
 }  // namespace
