@@ -75,10 +75,11 @@ class DbImpl {
   // The same for an entry found by btree_descend(*path) (no change since).
   void* tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value);
   // The same for a row of table `schema` that keeps its key: logged as a
-  // column patch of the columns that differ from the row it replaces
-  // (kPatch), or as the whole row where that is not shorter.
+  // column patch (kPatch) of the columns `changed` if given (the caller's
+  // promise that no other column differs), else of those that differ from
+  // the row it replaces; as the whole row where that is not shorter.
   void* tree_patch_at(TreeId tree, std::string_view key, TreePath* path, void* value,
-                      const TableSchema& schema);
+                      const TableSchema& schema, std::span<const uint32_t> changed = {});
   void* tree_remove_at(TreeId tree, std::string_view key, TreePath* path);
   // Sets tree `tree`, which must be empty, to `built` (a BulkBuilder's tree
   // made in this generation); undone by emptying it again (its records are
@@ -141,7 +142,7 @@ class DbImpl {
   void drain_pending();
   void log_put(TreeId tree, std::string_view key, const void* record);
   void log_patch(TreeId tree, std::string_view key, const void* old_record, const void* record,
-                 const TableSchema& schema);
+                 const TableSchema& schema, std::span<const uint32_t> changed);
   void log_delete(TreeId tree, std::string_view key);
   void reclaim();
   void push(WriteRequest* request);

@@ -423,6 +423,63 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
   return true;
 }
 
+bool append_listed_column_patch(const TableSchema& schema, std::string_view row,
+                                std::span<const uint32_t> changed, std::string* out) {
+  const size_t column_count = schema.columns.size();
+  const size_t bitmap = (column_count + 7) / 8;
+  uint32_t last = 0;
+  for (uint32_t column : changed) {
+    if (column >= column_count) return false;
+    last = std::max(last, column);
+  }
+  if (changed.empty() || row.size() < bitmap) return false;
+  auto listed = [&](uint32_t column) {
+    for (uint32_t changed_column : changed) {
+      if (changed_column == column) return true;
+    }
+    return false;
+  };
+  const size_t mark = out->size();
+  out->push_back('\0');  // the count, set below (one byte up to 127 columns)
+  uint64_t count = 0;
+  size_t pos = bitmap;
+  for (uint32_t column_idx = 0; column_idx <= last; ++column_idx) {
+    const bool null = is_null(row, column_idx);
+    const size_t start = pos;
+    if (!null && !skip_column(schema.columns[column_idx], row, &pos)) {
+      out->resize(mark);
+      return false;
+    }
+    if (!listed(column_idx)) continue;
+    put_patch_varint(out, column_idx);
+    out->push_back(null ? '\1' : '\0');
+    out->append(row.data() + start, pos - start);
+    ++count;
+  }
+  if (count < 0x80) {
+    (*out)[mark] = static_cast<char>(count);
+  } else {
+    std::string count_bytes;
+    put_patch_varint(&count_bytes, count);
+    out->replace(mark, 1, count_bytes);
+  }
+  return true;
+}
+
+bool rows_differ_only_in(const TableSchema& schema, std::string_view a, std::string_view b,
+                         std::span<const uint32_t> columns) {
+  std::string patch;
+  if (!append_column_patch(schema, a, b, &patch)) return a == b;
+  std::string patched;
+  std::vector<uint32_t> differing;
+  size_t used = 0;
+  if (!apply_column_patch(schema, a, patch, &patched, &differing, &used).ok()) return false;
+  for (uint32_t column : differing) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end()) return false;
+  }
+  return true;
+}
+
 Status apply_column_patch(const TableSchema& schema, std::string_view row, std::string_view patch,
                           std::string* out, std::vector<uint32_t>* columns, size_t* used) {
   const size_t column_count = schema.columns.size();

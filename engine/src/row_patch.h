@@ -24,6 +24,19 @@ namespace solo::internal {
 bool append_column_patch(const TableSchema& schema, std::string_view old_row,
                          std::string_view row, std::string* out);
 
+// The same patch for the columns `changed` of `row` (any order, repeats
+// allowed), without looking at the old row: for callers that know which
+// columns they changed (WriteTxn::update_columns). Returns false (with *out
+// unchanged) if `changed` is empty, a column is out of range or `row` is not
+// a row of `schema`.
+bool append_listed_column_patch(const TableSchema& schema, std::string_view row,
+                                std::span<const uint32_t> changed, std::string* out);
+
+// True if rows `a` and `b` of `schema` hold the same bytes in every column
+// not in `columns` (debug checks of update_columns' promise).
+bool rows_differ_only_in(const TableSchema& schema, std::string_view a, std::string_view b,
+                         std::span<const uint32_t> columns);
+
 // Reads a patch (append_column_patch's bytes) from the start of `patch` and
 // applies it to `row`, a row of `schema`: *out is the patched row, *columns
 // the patched columns, *used the patch bytes read. Corruption if the patch

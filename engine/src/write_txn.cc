@@ -5,6 +5,7 @@
 
 #include "db_impl.h"
 #include "row_keys.h"
+#include "row_patch.h"
 #include "solo/codec.h"
 #include "solo/txn.h"
 
@@ -321,8 +322,11 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
 #endif
   auto* old_record = static_cast<internal::Record*>(
       path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
+  // The promise that only `changed` differs keeps the indexes right (their
+  // work is skipped above) and the log too (only those columns are logged).
+  SOLO_ASSERT(internal::rows_differ_only_in(info->schema, old_record->view(), row, changed));
   internal::Record* record = db_->make_record(row);
-  db_->tree_patch_at(table, key, &path, record, info->schema);
+  db_->tree_patch_at(table, key, &path, record, info->schema, changed);
   db_->displace(old_record);
   return Status::OK();
 }

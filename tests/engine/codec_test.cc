@@ -309,8 +309,29 @@ TEST_CASE("column patches: applying the diff of two rows gives the new row") {
       if (!(old_row[column] == new_row[column])) differing.push_back(column);
     }
     REQUIRE(columns == differing);
+    // Given the list (here with a repeat and one unchanged column more), the
+    // patch holds those columns and applies to the same row.
+    std::vector<uint32_t> listed = differing;
+    listed.push_back(differing.front());
+    uint32_t extra = static_cast<uint32_t>(rng() % new_row.size());
+    listed.insert(listed.begin(), extra);
+    std::string listed_patch;
+    REQUIRE(internal::append_listed_column_patch(schema, new_bytes, listed, &listed_patch));
+    REQUIRE(internal::apply_column_patch(schema, old_bytes, listed_patch, &applied, &columns, &used).ok());
+    REQUIRE(applied == new_bytes);
+    REQUIRE(used == listed_patch.size());
+    REQUIRE(internal::rows_differ_only_in(schema, old_bytes, new_bytes, listed));
+    REQUIRE(internal::rows_differ_only_in(schema, old_bytes, new_bytes, differing));
+    if (differing.size() > 1) {
+      std::vector<uint32_t> short_list(differing.begin() + 1, differing.end());
+      REQUIRE(!internal::rows_differ_only_in(schema, old_bytes, new_bytes, short_list));
+    }
   }
   REQUIRE(patches > 1000);
+  std::string unchanged;
+  const uint32_t none[1] = {10};
+  REQUIRE(!internal::append_listed_column_patch(schema, "\0\0", none, &unchanged));
+  REQUIRE(unchanged.empty());
 }
 
 TEST_CASE("column patches: a malformed patch is refused, never half applied") {
