@@ -367,6 +367,18 @@ void put_patch_varint(std::string* out, uint64_t value) {
   out->push_back(static_cast<char>(value));
 }
 
+// Stores `count` in the byte reserved for it at `at` (one byte up to 127
+// columns; more take a longer varint in its place).
+void set_patch_count(std::string* out, size_t at, uint64_t count) {
+  if (count < 0x80) {
+    (*out)[at] = static_cast<char>(count);
+    return;
+  }
+  std::string count_bytes;
+  put_patch_varint(&count_bytes, count);
+  out->replace(at, 1, count_bytes);
+}
+
 bool get_patch_varint(std::string_view in, size_t* pos, uint64_t* value) {
   *value = 0;
   for (int shift = 0; shift <= 35; shift += 7) {
@@ -413,13 +425,7 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
     out->resize(mark);
     return false;
   }
-  if (count < 0x80) {
-    (*out)[mark] = static_cast<char>(count);
-  } else {
-    std::string count_bytes;
-    put_patch_varint(&count_bytes, count);
-    out->replace(mark, 1, count_bytes);
-  }
+  set_patch_count(out, mark, count);
   return true;
 }
 
@@ -456,13 +462,7 @@ bool append_listed_column_patch(const TableSchema& schema, std::string_view row,
     out->append(row.data() + start, pos - start);
     ++count;
   }
-  if (count < 0x80) {
-    (*out)[mark] = static_cast<char>(count);
-  } else {
-    std::string count_bytes;
-    put_patch_varint(&count_bytes, count);
-    out->replace(mark, 1, count_bytes);
-  }
+  set_patch_count(out, mark, count);
   return true;
 }
 

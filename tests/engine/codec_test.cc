@@ -369,3 +369,34 @@ TEST_CASE("column patches: a malformed patch is refused, never half applied") {
                                                 &used);
   REQUIRE(bad_row.IsCorruption());
 }
+
+TEST_CASE("column patches of more than 127 columns: the count takes two bytes") {
+  TableSchema schema;
+  schema.name = "wide";
+  for (int column = 0; column < 200; ++column) {
+    schema.columns.push_back(ColumnDef::BigInt("c" + std::to_string(column), column == 0));
+  }
+  schema.primary_key = {0};
+  Row old_row, new_row;
+  for (int column = 0; column < 200; ++column) {
+    old_row.push_back(Value::Int(column));
+    new_row.push_back(column == 0 ? Value::Int(0) : Value::Int(column * 1000));
+  }
+  std::string old_bytes, new_bytes;
+  REQUIRE(encode_row(schema, old_row, &old_bytes).ok());
+  REQUIRE(encode_row(schema, new_row, &new_bytes).ok());
+  std::vector<uint32_t> listed;
+  for (uint32_t column = 1; column < 200; ++column) listed.push_back(column);
+  std::string diffed, from_list;
+  REQUIRE(internal::append_column_patch(schema, old_bytes, new_bytes, &diffed));
+  REQUIRE(internal::append_listed_column_patch(schema, new_bytes, listed, &from_list));
+  REQUIRE(diffed == from_list);
+  REQUIRE(static_cast<uint8_t>(diffed[0]) == ((199 & 0x7F) | 0x80));  // 199 as a 2-byte varint
+  std::string applied;
+  std::vector<uint32_t> columns;
+  size_t used = 0;
+  REQUIRE(internal::apply_column_patch(schema, old_bytes, diffed, &applied, &columns, &used).ok());
+  REQUIRE(applied == new_bytes);
+  REQUIRE(columns == listed);
+  REQUIRE(used == diffed.size());
+}
