@@ -4,6 +4,7 @@
 #include <set>
 
 #include "solo/codec.h"
+#include "durable_codec.h"
 #include "row_patch.h"
 
 namespace solo {
@@ -359,14 +360,6 @@ namespace internal {
 
 namespace {
 
-void put_patch_varint(std::string* out, uint64_t value) {
-  while (value >= 0x80) {
-    out->push_back(static_cast<char>((value & 0x7F) | 0x80));
-    value >>= 7;
-  }
-  out->push_back(static_cast<char>(value));
-}
-
 // Stores `count` in the byte reserved for it at `at` (one byte up to 127
 // columns; more take a longer varint in its place).
 void set_patch_count(std::string* out, size_t at, uint64_t count) {
@@ -375,19 +368,8 @@ void set_patch_count(std::string* out, size_t at, uint64_t count) {
     return;
   }
   std::string count_bytes;
-  put_patch_varint(&count_bytes, count);
+  put_varint(&count_bytes, count);
   out->replace(at, 1, count_bytes);
-}
-
-bool get_patch_varint(std::string_view in, size_t* pos, uint64_t* value) {
-  *value = 0;
-  for (int shift = 0; shift <= 35; shift += 7) {
-    if (*pos >= in.size()) return false;
-    auto byte = static_cast<unsigned char>(in[(*pos)++]);
-    *value |= uint64_t{byte & 0x7Fu} << shift;
-    if ((byte & 0x80) == 0) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -416,7 +398,7 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
     if (null == old_null && row.substr(start, pos - start) == old_row.substr(old_start, old_pos - old_start)) {
       continue;
     }
-    put_patch_varint(out, column_idx);
+    put_varint(out, column_idx);
     out->push_back(null ? '\1' : '\0');
     out->append(row.data() + start, pos - start);
     ++count;
@@ -457,7 +439,7 @@ bool append_listed_column_patch(const TableSchema& schema, std::string_view row,
       return false;
     }
     if (!listed(column_idx)) continue;
-    put_patch_varint(out, column_idx);
+    put_varint(out, column_idx);
     out->push_back(null ? '\1' : '\0');
     out->append(row.data() + start, pos - start);
     ++count;
@@ -484,9 +466,10 @@ Status apply_column_patch(const TableSchema& schema, std::string_view row, std::
                           std::string* out, std::vector<uint32_t>* columns, size_t* used) {
   const size_t column_count = schema.columns.size();
   const size_t bitmap = (column_count + 7) / 8;
-  size_t in = 0;
+  ByteReader reader{patch};
+  size_t& in = reader.pos;  // the varints are read by `reader`, the rest here
   uint64_t count;
-  if (!get_patch_varint(patch, &in, &count) || count == 0 || count > column_count) {
+  if (!reader.get_varint(&count) || count == 0 || count > column_count) {
     return Status::Corruption("column patch with a bad column count");
   }
   if (row.size() < bitmap) return Status::Corruption("patched row is not a row of its table");
@@ -498,7 +481,7 @@ Status apply_column_patch(const TableSchema& schema, std::string_view row, std::
   auto read_patch_column = [&]() -> bool {
     if (columns->size() == count) return false;
     uint64_t column;
-    if (!get_patch_varint(patch, &in, &column) || column >= column_count ||
+    if (!reader.get_varint(&column) || column >= column_count ||
         (!columns->empty() && column <= columns->back())) {
       return false;
     }
