@@ -41,6 +41,19 @@ void Snapshot::release() {
   roots_ = nullptr;
 }
 
+// --- PendingWrite ---------------------------------------------------------------
+
+PendingWrite::PendingWrite() = default;
+
+PendingWrite::~PendingWrite() {
+  // The owner would write its answer into freed memory otherwise.
+  if (in_flight_) db_->finish(write_.get());
+}
+
+bool PendingWrite::done() const {
+  return write_ != nullptr && write_->request.done.load(std::memory_order_acquire) != 0;
+}
+
 // --- Database -------------------------------------------------------------------
 
 Database::Database(std::unique_ptr<internal::DbImpl> impl) : impl_(std::move(impl)) {}
@@ -61,6 +74,23 @@ Result<std::unique_ptr<Database>> Database::open(const Options& options) {
 }
 
 Status Database::write_ref(FunctionRef<Status(WriteTxn&)> fn) { return impl_->write(fn); }
+
+Status Database::submit(PendingWrite& pending, FunctionRef<Status(WriteTxn&)> fn) {
+  if (pending.in_flight_) return Status::InvalidArgument("submit: this PendingWrite is still in flight");
+  if (pending.write_ == nullptr) pending.write_ = std::make_unique<internal::AsyncWrite>(fn);
+  pending.write_->fn = fn;
+  pending.db_ = impl_.get();
+  Status status = impl_->submit(pending.write_.get());
+  pending.in_flight_ = status.ok();
+  return status;
+}
+
+Status Database::finish(PendingWrite& pending) {
+  if (!pending.in_flight_) return Status::InvalidArgument("finish: this PendingWrite is not in flight");
+  Status status = impl_->finish(pending.write_.get());
+  pending.in_flight_ = false;
+  return status;
+}
 
 Status Database::read_ref(FunctionRef<Status(ReadTxn&)> fn) const {
   Snapshot snapshot = this->snapshot();

@@ -87,6 +87,37 @@ Status DbImpl::write(FunctionRef<Status(WriteTxn&)> fn) {
   return result;
 }
 
+Status DbImpl::submit(AsyncWrite* write) {
+  if (on_owner_thread()) return Status::InvalidArgument("db.submit() called on the owner thread");
+  // Counted while pushing, so that a closing owner waits for the push
+  // (owner_main re-reads the queue after it sees no writers).
+  active_writers_.fetch_add(1, std::memory_order_seq_cst);
+  if (stopping_.load(std::memory_order_seq_cst)) {
+    active_writers_.fetch_sub(1, std::memory_order_seq_cst);
+    return Status::Shutdown("database is closed");
+  }
+  WriteRequest& request = write->request;
+  request.fn = &write->fn;
+  request.result = Status::OK();
+  request.round.store(0, std::memory_order_relaxed);
+  request.done.store(0, std::memory_order_relaxed);
+  push(&request);
+  active_writers_.fetch_sub(1, std::memory_order_seq_cst);
+  return Status::OK();
+}
+
+Status DbImpl::finish(AsyncWrite* write) {
+  if (on_owner_thread()) return Status::InvalidArgument("db.finish() called on the owner thread");
+  WriteRequest& request = write->request;
+  if (request.done.load(std::memory_order_acquire) == 0) {
+    // A waiting thread, like a caller inside write() (the spin policy).
+    active_writers_.fetch_add(1, std::memory_order_seq_cst);
+    wait(&request);
+    active_writers_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  return std::move(request.result);
+}
+
 void DbImpl::close() {
   std::lock_guard<std::mutex> lock(close_mutex_);
   if (closed_) return;
@@ -171,7 +202,12 @@ void DbImpl::owner_main() {
     if (batch == nullptr) {
       if (stop_seen_ && pending_.empty()) {
         // Late writers that passed the stopping_ check are answered Shutdown.
-        if (active_writers_.load(std::memory_order_seq_cst) == 0) break;
+        // A submit() pushes before it stops counting: with no writers left,
+        // a second look at the queue sees its request.
+        if (active_writers_.load(std::memory_order_seq_cst) == 0 &&
+            queue_head_.load(std::memory_order_seq_cst) == nullptr) {
+          break;
+        }
         std::this_thread::yield();
         continue;
       }

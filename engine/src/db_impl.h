@@ -37,6 +37,14 @@ struct WriteRequest {
   std::atomic<uint32_t> done{0};
 };
 
+// A write of Database::submit(): the request and the function it runs,
+// kept by the caller's PendingWrite across submissions.
+struct AsyncWrite {
+  explicit AsyncWrite(FunctionRef<Status(WriteTxn&)> first) : fn(first) {}
+  WriteRequest request;
+  FunctionRef<Status(WriteTxn&)> fn;
+};
+
 class LogWriter;
 class Checkpointer;
 
@@ -54,6 +62,9 @@ class DbImpl {
   // checkpointer and switches the owner to logging. Any thread but the owner.
   Status open_durable();
   Status write(FunctionRef<Status(WriteTxn&)> fn);
+  // Database::submit and finish: write() in two halves.
+  Status submit(AsyncWrite* write);
+  Status finish(AsyncWrite* write);
   void close();
   // Writes a checkpoint of the newest published state now (NotSupported-like
   // InvalidArgument in memory). Any thread.

@@ -19,6 +19,7 @@ namespace solo {
 namespace internal {
 struct RootSet;
 class DbImpl;
+struct AsyncWrite;
 }  // namespace internal
 
 struct Options {
@@ -181,6 +182,29 @@ class Snapshot {
   uint32_t slot_ = 0;
 };
 
+// A write queued by Database::submit(), for a thread that keeps many writes
+// in flight (a driver of many terminals) instead of one thread blocked in
+// write() per write. Reusable once finished; not movable. Destroying one in
+// flight waits for its answer first.
+class PendingWrite {
+ public:
+  PendingWrite();
+  ~PendingWrite();
+  PendingWrite(const PendingWrite&) = delete;
+  PendingWrite& operator=(const PendingWrite&) = delete;
+
+  // Submitted and not yet collected by Database::finish().
+  bool in_flight() const { return in_flight_; }
+  // Answered: finish() returns at once. Any thread.
+  bool done() const;
+
+ private:
+  friend class Database;
+  std::unique_ptr<internal::AsyncWrite> write_;  // made by the first submit
+  internal::DbImpl* db_ = nullptr;               // of the last submit
+  bool in_flight_ = false;
+};
+
 class Database {
  public:
   // Opens a database and starts its owner thread. Without options.dir: an
@@ -207,6 +231,19 @@ class Database {
   Status write(F&& fn) {
     return write_ref(FunctionRef<Status(WriteTxn&)>(fn));
   }
+
+  // Queues fn like write() and returns at once: fn runs on the owner in a
+  // later round, with the same guarantees. The caller keeps `pending` and
+  // the callable `fn` refers to alive until finish(pending) has returned.
+  // Writes are answered in the order they were submitted (a later submit
+  // never runs in an earlier round). InvalidArgument if `pending` is in
+  // flight or on the owner thread, Shutdown after close() (nothing is
+  // queued then). Any thread.
+  Status submit(PendingWrite& pending, FunctionRef<Status(WriteTxn&)> fn);
+  // Waits until `pending` is answered (as write() waits) and returns what
+  // write() would have returned; `pending` may then be submitted again.
+  // InvalidArgument if it is not in flight. Any thread but the owner.
+  Status finish(PendingWrite& pending);
 
   // Runs fn(ReadTxn&) -> Status on the calling thread against the newest
   // published snapshot and returns its Status (Aborted if it threw).
