@@ -115,6 +115,17 @@ class Connection {
   // non-retryable errors (after rolling back).
   virtual TxnResult write(const TxnBody& body) = 0;
 
+  // Submitted writes, for engines that queue a transaction without a thread
+  // waiting in it (solo): submit_write() queues `body` as write() would run
+  // it and returns; finish_write() waits for the answer and returns (or
+  // throws) what write() would have. One in flight per connection; `body`
+  // must stay alive until finish_write() returns.
+  virtual bool supports_submit() const { return false; }
+  virtual void submit_write(const TxnBody& /*body*/) {
+    throw BackendError("this engine does not take submitted writes");
+  }
+  virtual TxnResult finish_write() { throw BackendError("no write in flight"); }
+
   // Runs `body` as one read-only transaction that sees one consistent state.
   virtual TxnResult read(const TxnBody& body) = 0;
 

@@ -56,6 +56,12 @@ options:
                        ram, ./tpcc-data for disk)
   --seed N             seed of the load and of the terminals (default 1)
   --think              keying and think times on (clause 5.2.5); off by default
+  --drivers N          solo, without --think: N threads run the T terminals,
+                       each keeping the writes of its terminals in flight
+                       (Database::submit) and running their reads, instead
+                       of one thread per terminal blocked in each write
+                       (default 1; 0: a thread per terminal, as for the
+                       other engines, which have no such interface)
   --no-load            run against the database already in --dir
   --no-check           skip the consistency conditions after the run
   --success-file FILE  run: append each acknowledged New-Order ("NO w d o_id")
@@ -254,6 +260,10 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto number = take_int(1, INT64_MAX);
       if (!number) return std::nullopt;
       options.transactions = static_cast<uint64_t>(*number);
+    } else if (flag == "--drivers") {
+      auto number = take_int(0, 64);
+      if (!number) return std::nullopt;
+      options.drivers = static_cast<int>(*number);
     } else if (flag == "--think" && value.empty()) {
       options.think = true;
     } else if (flag == "--no-load" && value.empty()) {

@@ -19,6 +19,9 @@ struct CliOptions {
   double warmup_s = 0;
   uint64_t seed = 1;
   bool think = false;
+  // Driver threads for engines that take submitted writes (solo); 0: a
+  // thread per terminal.
+  int drivers = 1;
   bool no_load = false;
   bool no_check = false;
   bool after_load = false;  // check: also condition 11

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -87,36 +88,23 @@ class Terminal {
     if (options.journal != nullptr) sequence_.emplace(*conn_);
   }
 
+  // Thread-per-terminal mode: a closed loop until the run stops.
   void run(SharedRunState& shared, LiveCounters& live) {
     while (!shared.stop.load(std::memory_order_relaxed)) {
       TxnType type = choose_type(rng_);
       if (options_.think && !pause(shared, kPacing[static_cast<int>(type)].keying)) break;
       auto started = Clock::now();
-      if (started >= shared.measure_end) break;
-      if (options_.max_transactions > 0 &&
-          shared.issued.fetch_add(1) >= options_.max_transactions) {
-        break;
-      }
+      if (!may_start(shared, started)) break;
       TxnResult result;
       try {
-        result = execute(type);
+        bool is_write = prepare(type);
+        result = is_write ? conn_->write(body_) : conn_->read(body_);
+        after(type, result);
       } catch (const std::exception& error) {
-        shared.fail(fmt::format("{} on terminal (w={}, d={}): {}", txn_type_name(type), home_w_,
-                                home_d_, error.what()));
+        fail(shared, type, error);
         break;
       }
-      auto finished = Clock::now();
-      if (started >= shared.measure_start) {
-        TypeStats& stats = per_type_[static_cast<int>(type)];
-        ++stats.count;
-        if (result.outcome == Outcome::kRollback) ++stats.rollbacks;
-        stats.retries += result.retries;
-        stats.latency.record(micros_between(started, finished));
-        mix_.merge(pending_mix_);
-        live.completed.fetch_add(1, std::memory_order_relaxed);
-        if (type == TxnType::kNewOrder) live.new_orders.fetch_add(1, std::memory_order_relaxed);
-        live.retries.fetch_add(result.retries, std::memory_order_relaxed);
-      }
+      record(type, started, result, shared, live);
       if (options_.think) {
         double mean = kPacing[static_cast<int>(type)].think_mean;
         double think = std::min(-std::log(1.0 - rng_.unit()) * mean, 10 * mean);
@@ -125,10 +113,81 @@ class Terminal {
     }
   }
 
+  // Driver mode (no think times), run by a thread that drives many
+  // terminals: starts this terminal's next transaction. A read runs here at
+  // once and is recorded; a write is submitted and stays in flight until
+  // finish_write(). False when the terminal stops (nothing in flight).
+  bool start_next(SharedRunState& shared, LiveCounters& live) {
+    while (!shared.stop.load(std::memory_order_relaxed)) {
+      TxnType type = choose_type(rng_);
+      auto started = Clock::now();
+      if (!may_start(shared, started)) return false;
+      try {
+        if (prepare(type)) {
+          conn_->submit_write(body_);
+          in_flight_type_ = type;
+          in_flight_started_ = started;
+          return true;
+        }
+        TxnResult result = conn_->read(body_);
+        after(type, result);
+        record(type, started, result, shared, live);
+      } catch (const std::exception& error) {
+        fail(shared, type, error);
+        return false;
+      }
+    }
+    return false;
+  }
+
+  // Driver mode: waits for the write in flight and records it. False on an
+  // error (reported through `shared`).
+  bool finish_write(SharedRunState& shared, LiveCounters& live) {
+    try {
+      TxnResult result = conn_->finish_write();
+      after(in_flight_type_, result);
+      record(in_flight_type_, in_flight_started_, result, shared, live);
+      return true;
+    } catch (const std::exception& error) {
+      fail(shared, in_flight_type_, error);
+      return false;
+    }
+  }
+
   const std::array<TypeStats, kTxnTypes>& per_type() const { return per_type_; }
   const MixCounts& mix() const { return mix_; }
+  bool supports_submit() const { return conn_->supports_submit(); }
 
  private:
+  // Whether a transaction may start at `now` (the window and
+  // --transactions); counts it as issued.
+  bool may_start(SharedRunState& shared, Clock::time_point now) const {
+    if (now >= shared.measure_end) return false;
+    return options_.max_transactions == 0 ||
+           shared.issued.fetch_add(1) < options_.max_transactions;
+  }
+
+  void fail(SharedRunState& shared, TxnType type, const std::exception& error) const {
+    shared.fail(fmt::format("{} on terminal (w={}, d={}): {}", txn_type_name(type), home_w_,
+                            home_d_, error.what()));
+  }
+
+  // Files a transaction that ended now, if it started in the window.
+  void record(TxnType type, Clock::time_point started, const TxnResult& result,
+              SharedRunState& shared, LiveCounters& live) {
+    auto finished = Clock::now();
+    if (started < shared.measure_start) return;
+    TypeStats& stats = per_type_[static_cast<int>(type)];
+    ++stats.count;
+    if (result.outcome == Outcome::kRollback) ++stats.rollbacks;
+    stats.retries += result.retries;
+    stats.latency.record(micros_between(started, finished));
+    mix_.merge(pending_mix_);
+    live.completed.fetch_add(1, std::memory_order_relaxed);
+    if (type == TxnType::kNewOrder) live.new_orders.fetch_add(1, std::memory_order_relaxed);
+    live.retries.fetch_add(result.retries, std::memory_order_relaxed);
+  }
+
   // Sleeps `seconds` unless the run stops first; false when it stopped.
   bool pause(SharedRunState& shared, double seconds) {
     auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -141,67 +200,90 @@ class Terminal {
     return true;
   }
 
-  // Runs a write body; when journaling, takes a commit sequence number first
-  // and records the input once the transaction committed.
-  template <class Input, class Run>
-  TxnResult write(const Input& in, Run run) {
-    if (!sequence_) return conn_->write([&](Txn& txn) { return run(txn, stmts_, in, nullptr); });
-    int64_t seq = 0;
-    TxnResult result = conn_->write([&](Txn& txn) {
-      seq = sequence_->next(txn);
-      return run(txn, stmts_, in, nullptr);
-    });
-    if (result.outcome == Outcome::kCommit) options_.journal->add(JournalEntry{seq, in});
-    return result;
-  }
-
-  TxnResult execute(TxnType type) {
+  // Draws the inputs of a transaction of `type` and sets body_ to run it
+  // (the body reads the inputs from this terminal, so it stays valid while
+  // a write is in flight). True for a write. When journaling, a write body
+  // takes a commit sequence number first (after() records the input once
+  // the transaction committed).
+  bool prepare(TxnType type) {
     pending_mix_ = MixCounts{};
     pending_mix_.total = 1;
     int64_t now = now_micros();
     switch (type) {
       case TxnType::kNewOrder: {
-        NewOrderInput in = make_new_order(rng_, run_c_, info_.warehouses, home_w_, now);
+        new_order_ = make_new_order(rng_, run_c_, info_.warehouses, home_w_, now);
         pending_mix_.new_orders = 1;
-        pending_mix_.new_order_rollbacks = in.rollback ? 1 : 0;
-        pending_mix_.order_lines = static_cast<uint64_t>(in.ol_cnt);
-        for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
-          if (in.lines[line_idx].supply_w_id != in.w_id) ++pending_mix_.remote_order_lines;
+        pending_mix_.new_order_rollbacks = new_order_.rollback ? 1 : 0;
+        pending_mix_.order_lines = static_cast<uint64_t>(new_order_.ol_cnt);
+        for (int line_idx = 0; line_idx < new_order_.ol_cnt; ++line_idx) {
+          if (new_order_.lines[line_idx].supply_w_id != new_order_.w_id) {
+            ++pending_mix_.remote_order_lines;
+          }
         }
-        if (options_.success == nullptr) return write(in, run_new_order);
-        NewOrderOutput out;
-        TxnResult result = write(in, [&out](Txn& txn, const PreparedStatements& stmts,
-                                            const NewOrderInput& input, auto /*null*/) {
-          return run_new_order(txn, stmts, input, &out);
-        });
-        // Acknowledged: the engine returned a commit (for solo on disk, after
-        // its round was synced).
-        if (result.outcome == Outcome::kCommit) options_.success->new_order(in.w_id, in.d_id, out.o_id);
-        return result;
+        body_ = [this](Txn& txn) {
+          take_sequence(txn);
+          return run_new_order(txn, stmts_, new_order_,
+                               options_.success != nullptr ? &new_order_out_ : nullptr);
+        };
+        return true;
       }
-      case TxnType::kPayment: {
-        PaymentInput in = make_payment(rng_, run_c_, info_.warehouses, home_w_, now);
+      case TxnType::kPayment:
+        payment_ = make_payment(rng_, run_c_, info_.warehouses, home_w_, now);
         pending_mix_.payments = 1;
-        pending_mix_.remote_payments = in.c_w_id != in.w_id ? 1 : 0;
-        pending_mix_.payments_by_name = in.by_name ? 1 : 0;
-        return write(in, run_payment);
-      }
-      case TxnType::kOrderStatus: {
-        OrderStatusInput in = make_order_status(rng_, run_c_, home_w_);
+        pending_mix_.remote_payments = payment_.c_w_id != payment_.w_id ? 1 : 0;
+        pending_mix_.payments_by_name = payment_.by_name ? 1 : 0;
+        body_ = [this](Txn& txn) {
+          take_sequence(txn);
+          return run_payment(txn, stmts_, payment_, nullptr);
+        };
+        return true;
+      case TxnType::kOrderStatus:
+        order_status_ = make_order_status(rng_, run_c_, home_w_);
         pending_mix_.order_statuses = 1;
-        pending_mix_.order_statuses_by_name = in.by_name ? 1 : 0;
-        return conn_->read([&](Txn& txn) { return run_order_status(txn, stmts_, in, nullptr); });
-      }
-      case TxnType::kDelivery: {
-        DeliveryInput in = make_delivery(rng_, home_w_, now);
-        return write(in, run_delivery);
-      }
-      case TxnType::kStockLevel: {
-        StockLevelInput in = make_stock_level(rng_, home_w_, home_d_);
-        return conn_->read([&](Txn& txn) { return run_stock_level(txn, stmts_, in, nullptr); });
-      }
+        pending_mix_.order_statuses_by_name = order_status_.by_name ? 1 : 0;
+        body_ = [this](Txn& txn) { return run_order_status(txn, stmts_, order_status_, nullptr); };
+        return false;
+      case TxnType::kDelivery:
+        delivery_ = make_delivery(rng_, home_w_, now);
+        body_ = [this](Txn& txn) {
+          take_sequence(txn);
+          return run_delivery(txn, stmts_, delivery_, nullptr);
+        };
+        return true;
+      case TxnType::kStockLevel:
+        stock_level_ = make_stock_level(rng_, home_w_, home_d_);
+        body_ = [this](Txn& txn) { return run_stock_level(txn, stmts_, stock_level_, nullptr); };
+        return false;
     }
-    return {};
+    throw BackendError("unknown transaction type");
+  }
+
+  void take_sequence(Txn& txn) {
+    if (sequence_) sequence_number_ = sequence_->next(txn);
+  }
+
+  // What follows an answered transaction: the journal entry of a committed
+  // write, and (with a success file) the acknowledged New-Order (for solo
+  // on disk, acknowledged after its round was synced).
+  void after(TxnType type, const TxnResult& result) {
+    if (result.outcome != Outcome::kCommit) return;
+    if (type == TxnType::kNewOrder && options_.success != nullptr) {
+      options_.success->new_order(new_order_.w_id, new_order_.d_id, new_order_out_.o_id);
+    }
+    if (!sequence_) return;
+    switch (type) {
+      case TxnType::kNewOrder:
+        options_.journal->add(JournalEntry{sequence_number_, new_order_});
+        break;
+      case TxnType::kPayment:
+        options_.journal->add(JournalEntry{sequence_number_, payment_});
+        break;
+      case TxnType::kDelivery:
+        options_.journal->add(JournalEntry{sequence_number_, delivery_});
+        break;
+      default:
+        break;
+    }
   }
 
   Rng rng_;
@@ -216,7 +298,37 @@ class Terminal {
   std::array<TypeStats, kTxnTypes> per_type_;
   MixCounts mix_;
   MixCounts pending_mix_;
+  // The transaction being run: its inputs, output and body.
+  NewOrderInput new_order_;
+  NewOrderOutput new_order_out_;
+  PaymentInput payment_;
+  OrderStatusInput order_status_;
+  DeliveryInput delivery_;
+  StockLevelInput stock_level_;
+  int64_t sequence_number_ = 0;
+  TxnBody body_;
+  TxnType in_flight_type_ = TxnType::kNewOrder;  // driver mode: the write in flight
+  Clock::time_point in_flight_started_;
 };
+
+// Driver mode: one thread keeps the writes of its terminals in flight and
+// takes their answers in submission order (the order solo answers them).
+void drive(const std::vector<Terminal*>& terminals, const std::vector<LiveCounters*>& live,
+           SharedRunState& shared) {
+  std::deque<size_t> in_flight;
+  for (size_t idx = 0; idx < terminals.size(); ++idx) {
+    if (terminals[idx]->start_next(shared, *live[idx])) in_flight.push_back(idx);
+  }
+  while (!in_flight.empty()) {
+    size_t idx = in_flight.front();
+    in_flight.pop_front();
+    // After an error, the writes still in flight are only collected.
+    if (terminals[idx]->finish_write(shared, *live[idx]) &&
+        terminals[idx]->start_next(shared, *live[idx])) {
+      in_flight.push_back(idx);
+    }
+  }
+}
 
 void print_live(double elapsed, bool warming, uint64_t completed_delta, uint64_t new_order_delta,
                 double interval, uint64_t completed, uint64_t retries) {
@@ -276,13 +388,38 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
     JournalSequence::ensure_row(*conn);
   }
 
+  // Driver threads where asked for and possible (no think times, an engine
+  // that takes submitted writes); else a thread per terminal.
+  int drivers = 0;
+  if (options.drivers > 0 && !options.think && !terminals.empty() &&
+      terminals.front()->supports_submit()) {
+    drivers = std::min<int>(options.drivers, static_cast<int>(terminals.size()));
+  }
   std::vector<std::thread> threads;
-  for (size_t terminal_idx = 0; terminal_idx < terminals.size(); ++terminal_idx) {
-    shared.running.fetch_add(1);
-    threads.emplace_back([&, terminal_idx] {
-      terminals[terminal_idx]->run(shared, live[terminal_idx]);
-      shared.running.fetch_sub(1);
-    });
+  if (drivers == 0) {
+    for (size_t terminal_idx = 0; terminal_idx < terminals.size(); ++terminal_idx) {
+      shared.running.fetch_add(1);
+      threads.emplace_back([&, terminal_idx] {
+        terminals[terminal_idx]->run(shared, live[terminal_idx]);
+        shared.running.fetch_sub(1);
+      });
+    }
+  } else {
+    // Terminal i goes to driver i % drivers.
+    for (int driver = 0; driver < drivers; ++driver) {
+      std::vector<Terminal*> group;
+      std::vector<LiveCounters*> group_live;
+      for (size_t idx = static_cast<size_t>(driver); idx < terminals.size();
+           idx += static_cast<size_t>(drivers)) {
+        group.push_back(terminals[idx].get());
+        group_live.push_back(&live[idx]);
+      }
+      shared.running.fetch_add(1);
+      threads.emplace_back([&shared, group = std::move(group), group_live = std::move(group_live)] {
+        drive(group, group_live, shared);
+        shared.running.fetch_sub(1);
+      });
+    }
   }
 
   // The monitor: CPU at the window's edges, a progress line every second.
@@ -335,6 +472,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
   if (options.progress && isatty(STDERR_FILENO) != 0) fmt::print(stderr, "\n");
 
   RunResult result;
+  result.drivers = drivers;
   for (const auto& terminal : terminals) {
     for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
       result.per_type[type_idx].merge(terminal->per_type()[type_idx]);

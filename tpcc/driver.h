@@ -33,6 +33,11 @@ struct RunOptions {
   // When set: every acknowledged New-Order is appended here (crash loop,
   // clause 3.5).
   SuccessFile* success = nullptr;
+  // > 0: this many driver threads run the terminals, each keeping the writes
+  // of its share in flight (Connection::submit_write) instead of a thread
+  // per terminal blocked in each write. Only without think times and on an
+  // engine that supports it (solo); else a thread per terminal.
+  int drivers = 0;
 };
 
 struct TypeStats {
@@ -69,6 +74,7 @@ struct RunResult {
   double cpu_us_per_txn = 0;
   int64_t rss_bytes = 0;
   std::string error;       // first non-retryable error; the run stopped early
+  int drivers = 0;         // driver threads used; 0: a thread per terminal
   // Backend::metrics() after the run (e.g. solo's owner_utilization).
   std::vector<std::pair<std::string, double>> engine_metrics;
 };

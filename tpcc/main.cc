@@ -145,6 +145,7 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.warmup_s = options.warmup_s;
   run_options.seed = options.seed;
   run_options.think = options.think;
+  run_options.drivers = options.drivers;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
   tpcc::Journal journal;
@@ -248,6 +249,7 @@ int command_crosscheck(const CliOptions& options) {
   run_options.terminals = options.terminals;
   run_options.seed = options.seed;
   run_options.think = false;
+  run_options.drivers = options.drivers;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
   run_options.journal = &journal;

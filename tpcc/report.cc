@@ -35,9 +35,12 @@ bool all_ok(const RunReport& report) {
 
 void print_summary(const RunReport& report) {
   const RunResult& result = report.result;
-  fmt::print("\nTPC-C  engine={}  storage={}  W={}  T={}  measured {:.1f} s{}\n", report.engine,
-             report.storage, report.warehouses, report.terminals, result.measured_s,
-             report.think ? "  (keying and think times on)" : "");
+  fmt::print("\nTPC-C  engine={}  storage={}  W={}  T={}{}  measured {:.1f} s{}\n", report.engine,
+             report.storage, report.warehouses, report.terminals,
+             result.drivers > 0 ? fmt::format(" (on {} driver thread{})", result.drivers,
+                                              result.drivers == 1 ? "" : "s")
+                                : "",
+             result.measured_s, report.think ? "  (keying and think times on)" : "");
   fmt::print("{:<13}{:>9}{:>10}{:>9}{:>9}{:>9}{:>9}{:>10}\n", "type", "count", "rollbacks",
              "retries", "p50 ms", "p90 ms", "p99 ms", "max ms");
   for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
@@ -88,6 +91,7 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["measured_s"] = result.measured_s;
   doc["seed"] = report.seed;
   doc["think"] = report.think;
+  doc["drivers"] = result.drivers;
   doc["load_s"] = report.load_s;
   doc["config"] = report.config;
   doc["committed"] = result.committed;

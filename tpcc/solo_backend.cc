@@ -168,23 +168,24 @@ class SoloConnection final : public Connection {
   TxnResult write(const TxnBody& body) override {
     TxnResult result;
     std::string error;
-    solo::Status status = db_.write([&](solo::WriteTxn& txn) {
-      SoloWriteTxn view(txn, state_, *shared_);
-      try {
-        result.outcome = body(view);
-      } catch (const std::exception& failure) {
-        error = failure.what();
-        txn.rollback();
-        return solo::Status::Aborted(error);
-      }
-      if (result.outcome == Outcome::kRollback) txn.rollback();
-      return solo::Status::OK();
-    });
-    if (!error.empty()) throw BackendError(error);
-    if (!status.ok() && result.outcome != Outcome::kRollback) {
-      throw BackendError("solo: " + status.ToString());
-    }
-    return result;
+    solo::Status status =
+        db_.write([&](solo::WriteTxn& txn) { return run_body(txn, body, &result, &error); });
+    return conclude(status, result, error);
+  }
+
+  bool supports_submit() const override { return true; }
+
+  void submit_write(const TxnBody& body) override {
+    submitted_body_ = &body;
+    submitted_result_ = TxnResult{};
+    submitted_error_.clear();
+    solo::Status status = db_.submit(pending_, submitted_call_);
+    if (!status.ok()) throw BackendError("solo: " + status.ToString());
+  }
+
+  TxnResult finish_write() override {
+    solo::Status status = db_.finish(pending_);
+    return conclude(status, submitted_result_, submitted_error_);
   }
 
   TxnResult read(const TxnBody& body) override {
@@ -229,9 +230,47 @@ class SoloConnection final : public Connection {
   }
 
  private:
+  // Runs a body on the owner thread as one write transaction.
+  solo::Status run_body(solo::WriteTxn& txn, const TxnBody& body, TxnResult* result,
+                        std::string* error) {
+    SoloWriteTxn view(txn, state_, *shared_);
+    try {
+      result->outcome = body(view);
+    } catch (const std::exception& failure) {
+      *error = failure.what();
+      txn.rollback();
+      return solo::Status::Aborted(*error);
+    }
+    if (result->outcome == Outcome::kRollback) txn.rollback();
+    return solo::Status::OK();
+  }
+
+  static TxnResult conclude(const solo::Status& status, const TxnResult& result,
+                            const std::string& error) {
+    if (!error.empty()) throw BackendError(error);
+    if (!status.ok() && result.outcome != Outcome::kRollback) {
+      throw BackendError("solo: " + status.ToString());
+    }
+    return result;
+  }
+
+  // The write in flight (submit_write): what the owner runs, and its answer.
+  struct SubmittedCall {
+    SoloConnection* conn;
+    solo::Status operator()(solo::WriteTxn& txn) const {
+      return conn->run_body(txn, *conn->submitted_body_, &conn->submitted_result_,
+                            &conn->submitted_error_);
+    }
+  };
+
   solo::Database& db_;
   std::shared_ptr<SoloShared> shared_;
   ConnectionState state_;
+  const TxnBody* submitted_body_ = nullptr;
+  TxnResult submitted_result_;
+  std::string submitted_error_;
+  SubmittedCall submitted_call_{this};
+  solo::PendingWrite pending_;  // last: destroyed first (waits if in flight)
 };
 
 }  // namespace
