@@ -185,7 +185,8 @@ class Snapshot {
 // A write queued by Database::submit(), for a thread that keeps many writes
 // in flight (a driver of many terminals) instead of one thread blocked in
 // write() per write. Reusable once finished; not movable. Destroying one in
-// flight waits for its answer first.
+// flight waits for its answer first (so its Database must still be open or
+// closed, not destroyed).
 class PendingWrite {
  public:
   PendingWrite();
