@@ -8,7 +8,7 @@ namespace solo::internal {
 void node_init(Node* node, bool is_leaf, uint64_t gen) {
   node->gen_ = gen;
   node->is_leaf_ = is_leaf ? 1 : 0;
-  node->unused_ = 0;
+  node->last_insert_ = 0;
   node->count_ = 0;
   node->heap_used_ = 0;
   node->heap_dead_ = 0;
@@ -18,7 +18,7 @@ void node_copy(Node* dst, const Node* src, uint64_t gen) {
   int count = src->count_;
   dst->gen_ = gen;
   dst->is_leaf_ = src->is_leaf_;
-  dst->unused_ = 0;
+  dst->last_insert_ = src->last_insert_;
   dst->count_ = static_cast<uint16_t>(count);
   std::memcpy(dst->prefix_, src->prefix_, count * sizeof(uint64_t));
   std::memcpy(dst->key_len_, src->key_len_, count * sizeof(uint16_t));
@@ -79,6 +79,7 @@ void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr) {
   node->key_len_[idx] = static_cast<uint16_t>(key.size);
   node->ptr_[idx] = ptr;
   node->count_++;
+  node->last_insert_ = static_cast<uint8_t>(idx + 1);
 }
 
 void node_remove_at(Node* node, int idx) {
@@ -92,6 +93,12 @@ void node_remove_at(Node* node, int idx) {
     std::memmove(node->ptr_ + idx, node->ptr_ + idx + 1, tail * sizeof(void*));
   }
   node->count_--;
+  // The last insert moved down one, or left.
+  if (node->last_insert_ > idx + 1) {
+    node->last_insert_--;
+  } else if (node->last_insert_ == idx + 1) {
+    node->last_insert_ = 0;
+  }
   if (node->count_ == 0) {
     node->heap_used_ = 0;
     node->heap_dead_ = 0;
@@ -121,6 +128,7 @@ void node_truncate(Node* node, int new_count) {
     node->heap_dead_ = static_cast<uint16_t>(node->heap_dead_ + node->key_len_[idx]);
   }
   node->count_ = static_cast<uint16_t>(new_count);
+  if (node->last_insert_ > new_count) node->last_insert_ = 0;
   node_compact(node);
 }
 

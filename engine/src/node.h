@@ -43,7 +43,10 @@ struct Node {
   // Immutable once the node's generation is published (invariant 2).
   uint64_t gen_;        // generation the node was made in
   uint8_t is_leaf_;
-  uint8_t unused_;
+  // 1 + the index of the last node_insert_at (0: none), kept across copies:
+  // a split after ascending inserts into the middle splits at the insert
+  // (btree_split.cc).
+  uint8_t last_insert_;
   uint16_t count_;      // entries in use
   uint16_t heap_used_;  // bytes of heap_ handed out, live or dead
   uint16_t heap_dead_;  // bytes of removed keys inside [0, heap_used_)
@@ -125,6 +128,14 @@ void node_copy(Node* dst, const Node* src, uint64_t gen);
 // True if one more key of key_size bytes fits (after compaction if needed).
 inline bool node_fits(const Node* node, uint32_t key_size) {
   return node->count_ < kNodeCapacity && node->live_heap() + key_size <= kNodeHeapBytes;
+}
+// Whether entries [0, count) of `node` and one more key of key_size bytes
+// fit in one node.
+inline bool node_prefix_fits(const Node* node, int count, uint32_t key_size) {
+  if (count + 1 > kNodeCapacity) return false;
+  uint32_t bytes = key_size;
+  for (int idx = 0; idx < count; ++idx) bytes += node->key_len_[idx];
+  return bytes <= kNodeHeapBytes;
 }
 // Preconditions: node_fits(node, key.size), 0 <= idx <= count_.
 void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr);

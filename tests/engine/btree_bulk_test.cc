@@ -112,3 +112,72 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
   btree_drop(&tree, &writer);
   btree_drop(&second, &writer);
 }
+
+namespace {
+
+// Nodes per level of a tree, root first.
+void count_nodes(const Node* node, uint32_t depth, std::vector<uint64_t>* per_level) {
+  if (per_level->size() <= depth) per_level->resize(depth + 1);
+  (*per_level)[depth]++;
+  if (node->is_leaf_) return;
+  for (int idx = 0; idx < node->count_; ++idx) count_nodes(node->child(idx), depth + 1, per_level);
+}
+
+}  // namespace
+
+TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_split.cc)") {
+  // TPC-C's order lines: ten districts loaded in key order, then each gets
+  // new keys at the end of its own range, in turns. Splitting in the middle
+  // there left one half-full leaf behind per split.
+  ObjectPool pool(true);
+  TreeWriter writer(&pool);
+  constexpr uint64_t kDistricts = 10;
+  constexpr uint64_t kLoaded = 3000;  // per district
+  constexpr uint64_t kAdded = 6000;   // per district
+  auto key_for = [](uint64_t district, uint64_t seq) { return key_of(district << 32 | seq, 8); };
+  BulkBuilder builder(&writer, /*has_records=*/false, kNodeCapacity);
+  for (uint64_t district = 0; district < kDistricts; ++district) {
+    for (uint64_t seq = 0; seq < kLoaded; ++seq) {
+      REQUIRE(builder.append(make_key(key_for(district, seq)), value_of(seq)));
+    }
+  }
+  TreeState tree = builder.finish();
+  for (uint64_t seq = kLoaded; seq < kLoaded + kAdded; ++seq) {
+    for (uint64_t district = 0; district < kDistricts; ++district) {
+      void* old = nullptr;
+      REQUIRE(btree_put(&tree, &writer, make_key(key_for(district, seq)), value_of(seq),
+                        PutMode::kInsert, &old));
+    }
+  }
+  REQUIRE(btree_check(tree, writer.gen()) == "");
+  REQUIRE(tree.count == kDistricts * (kLoaded + kAdded));
+  std::vector<uint64_t> per_level;
+  count_nodes(tree.root, 0, &per_level);
+  const double per_leaf = static_cast<double>(tree.count) / static_cast<double>(per_level.back());
+  INFO("entries per leaf " << per_leaf << " (capacity " << kNodeCapacity << ")");
+  // 16-byte keys: 32 fit. Middle splits gave ~17 per leaf.
+  CHECK(per_leaf > 0.9 * kNodeCapacity);
+  // The same keys in random order still split in the middle (~69% full).
+  TreeState shuffled{};
+  std::vector<std::string> keys;
+  for (uint64_t district = 0; district < kDistricts; ++district) {
+    for (uint64_t seq = 0; seq < kLoaded; ++seq) keys.push_back(key_for(district, seq));
+  }
+  uint64_t state = 12345;
+  for (size_t idx = keys.size() - 1; idx > 0; --idx) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::swap(keys[idx], keys[(state >> 33) % (idx + 1)]);
+  }
+  for (const std::string& key : keys) {
+    void* old = nullptr;
+    REQUIRE(btree_put(&shuffled, &writer, make_key(key), value_of(1), PutMode::kInsert, &old));
+  }
+  REQUIRE(btree_check(shuffled, writer.gen()) == "");
+  std::vector<uint64_t> shuffled_levels;
+  count_nodes(shuffled.root, 0, &shuffled_levels);
+  const double shuffled_per_leaf =
+      static_cast<double>(shuffled.count) / static_cast<double>(shuffled_levels.back());
+  INFO("random order: entries per leaf " << shuffled_per_leaf);
+  CHECK(shuffled_per_leaf > 0.6 * kNodeCapacity);
+  CHECK(shuffled_per_leaf < 0.8 * kNodeCapacity);
+}
