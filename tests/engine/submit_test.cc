@@ -166,3 +166,22 @@ TEST_CASE("writes answered OK through submit are durable") {
   auto reopened = test::open_db(options);
   CHECK(count_rows(*reopened, table) == kWrites);
 }
+
+TEST_CASE("submit and finish are refused on the owner thread") {
+  auto db = test::open_db();
+  TableId table = make_accounts(*db);
+  std::vector<int64_t> ran;
+  Insert body{table, 7, &ran, false};
+  PendingWrite inner;
+  Status submitted;
+  Status finished;
+  REQUIRE(db->write([&](WriteTxn&) {
+              submitted = db->submit(inner, body);  // would wait for itself
+              finished = db->finish(inner);
+              return Status::OK();
+            }).ok());
+  CHECK(submitted.code() == Status::Code::kInvalidArgument);
+  CHECK(finished.code() == Status::Code::kInvalidArgument);  // not in flight
+  CHECK_FALSE(inner.in_flight());
+  CHECK(ran.empty());
+}
