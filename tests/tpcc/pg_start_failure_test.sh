@@ -79,19 +79,5 @@ no_server_for "$scratch/socket-taken" || fail "a server still runs after the fai
 [[ ! -e $scratch/socket-taken/data ]] || fail "the failed start left its new data directory behind"
 kill "$holder" "$holder_pid" 2>/dev/null
 
-# The huge pages a start reserves (as root) go back at stop: they are taken
-# from the machine until released.
-hugepages=/proc/sys/vm/nr_hugepages
-if [[ $(id -u) -eq 0 && -w $hugepages ]]; then
-  before=$(cat "$hugepages")
-  echo 0 >"$hugepages"
-  "$pg" start --dir "$scratch/huge" >/dev/null 2>&1 || fail "a cluster in $scratch/huge did not start"
-  reserved=$(cat "$hugepages")
-  ((reserved > 0)) || fail "start reserved no huge pages (nr_hugepages $reserved)"
-  "$pg" stop --dir "$scratch/huge" --remove >/dev/null 2>&1
-  [[ $(cat "$hugepages") -eq 0 ]] ||
-    fail "stop left nr_hugepages at $(cat "$hugepages") (was 0 before start, $reserved after)"
-  echo "$before" >"$hugepages"
-fi
 if [[ $failures -eq 0 ]]; then echo "all start failures reported"; fi
 exit $((failures > 0))
