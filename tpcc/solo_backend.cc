@@ -401,6 +401,7 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"arenas_prefaulted", static_cast<double>(stats.arenas_prefaulted)},
       {"arenas_made_by_owner", static_cast<double>(stats.arenas_made_by_owner)},
       {"log_syncs", static_cast<double>(stats.log_syncs)},
+      {"log_on_owner", stats.log_on_owner ? 1.0 : 0.0},
       {"log_bytes", static_cast<double>(stats.log_bytes)},
       {"checkpoints", static_cast<double>(stats.checkpoints)},
       {"checkpoints_in_window", static_cast<double>(stats.checkpoints - checkpoints_at_start_)},

@@ -175,7 +175,10 @@ Status DbImpl::open_durable() {
   // opened to be read, as `tpcc check` does) would otherwise never write the
   // log it replays into a checkpoint, and each recovery would replay more.
   const bool checkpoint_now = log_->take_due_checkpoint();
-  log_->start();
+  const bool log_on_owner =
+      options_.log_on_owner == Options::LogOnOwner::kAlways ||
+      (options_.log_on_owner == Options::LogOnOwner::kAuto && fs_->syncs_are_free(dir));
+  log_->start(log_on_owner);
   checkpointer_->start();
   // Switch the owner to logging between two rounds (this runs on the owner).
   status = write([&](WriteTxn&) {
@@ -718,6 +721,7 @@ Stats DbImpl::stats() const {
   stats.owner_idle_ns = shared_stats_.idle_ns.load(relaxed);
   if (log_ != nullptr) {
     stats.log_syncs = log_->syncs();
+    stats.log_on_owner = log_->on_owner();
     stats.log_bytes = log_->bytes_written();
     stats.durable_lsn = log_->durable_lsn();
     stats.log_segments = log_->segment_count();

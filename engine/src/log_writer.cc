@@ -139,7 +139,10 @@ Status LogWriter::make_segment_file(uint64_t bytes, Segment* segment) {
   return Status::OK();
 }
 
-void LogWriter::start() { thread_ = std::thread([this] { thread_main(); }); }
+void LogWriter::start(bool on_owner) {
+  on_owner_ = on_owner;
+  if (!on_owner_) thread_ = std::thread([this] { thread_main(); });
+}
 
 void LogWriter::stop() {
   {
@@ -151,6 +154,11 @@ void LogWriter::stop() {
 }
 
 void LogWriter::submit(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes) {
+  if (on_owner_) {
+    write_batch(frames, last_lsn, saved_bytes);
+    frames->clear();
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (handoff_.empty()) {
@@ -177,26 +185,30 @@ void LogWriter::thread_main() {
       last_lsn = handoff_lsn_;
       saved_bytes = std::exchange(handoff_saved_, 0);
     }
-    if (!fatal_->failed()) {
-      const uint64_t batch_start = now_ns();
-      Status status = write_frames(&writing_);
-      std::atomic<uint64_t>& bucket = batch_counts_[checkpoint_running_() ? 1 : 0]
-                                                   [RoundTimes::bucket_of(now_ns() - batch_start)];
-      bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      if (status.ok()) {
-        durable_lsn_.store(last_lsn, std::memory_order_seq_cst);
-      } else {
-        fatal_->set(status);
-      }
-    }
+    write_batch(&writing_, last_lsn, saved_bytes);
     writing_.clear();
-    bytes_since_checkpoint_ += saved_bytes;
     on_progress_();
-    const uint64_t trigger = checkpoint_trigger_bytes();
-    if (trigger > 0 && bytes_since_checkpoint_ >= trigger) {
-      bytes_since_checkpoint_ = 0;
-      want_checkpoint_();
+  }
+}
+
+void LogWriter::write_batch(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes) {
+  if (!fatal_->failed()) {
+    const uint64_t batch_start = now_ns();
+    Status status = write_frames(frames);
+    std::atomic<uint64_t>& bucket = batch_counts_[checkpoint_running_() ? 1 : 0]
+                                                 [RoundTimes::bucket_of(now_ns() - batch_start)];
+    bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (status.ok()) {
+      durable_lsn_.store(last_lsn, std::memory_order_seq_cst);
+    } else {
+      fatal_->set(status);
     }
+  }
+  bytes_since_checkpoint_ += saved_bytes;
+  const uint64_t trigger = checkpoint_trigger_bytes();
+  if (trigger > 0 && bytes_since_checkpoint_ >= trigger) {
+    bytes_since_checkpoint_ = 0;
+    want_checkpoint_();
   }
 }
 

@@ -63,7 +63,12 @@ class LogWriter {
   // Takes over the ring recovery found and preallocates segments up to
   // options.log_segments (zeros, fdatasync, directory sync). Before start().
   Status open(LogState state);
-  void start();
+  // Starts the sync thread, unless `on_owner`: then submit() writes and
+  // syncs each round itself, on the owner thread, before it returns
+  // (Options::log_on_owner), and the members the sync thread would own
+  // are the owner's.
+  void start(bool on_owner = false);
+  bool on_owner() const { return on_owner_; }
   // Owner thread. Hands over `*frames` (whole frames, CRC fields not yet
   // filled) ending with round `last_lsn`; *frames is left empty (its buffer
   // is swapped with a spare one, so no allocation in the steady state).
@@ -120,6 +125,9 @@ class LogWriter {
     std::unique_ptr<File> file;
   };
   void thread_main();
+  // One batch: write_frames, then the durable LSN (or the fatal error), the
+  // batch time, the checkpoint trigger. Sync thread (or the owner, on_owner_).
+  void write_batch(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes);
   Status write_frames(std::string* frames);
   Status start_segment(uint64_t first_lsn, uint64_t min_bytes);
   Status create_segment(uint64_t bytes, size_t* index);
@@ -136,6 +144,7 @@ class LogWriter {
   const std::function<void()> on_progress_;
   const std::function<void()> want_checkpoint_;
   const std::function<bool()> checkpoint_running_;
+  bool on_owner_ = false;  // set by start()
 
   // Sync thread only (or before start()).
   std::vector<Segment> segments_;

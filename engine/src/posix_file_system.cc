@@ -2,7 +2,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -158,6 +160,12 @@ class PosixFileSystem final : public FileSystem {
     ::close(fd);
     if (result != 0) return io_error("fsync directory", dir, error);
     return Status::OK();
+  }
+
+  bool syncs_are_free(const std::string& dir) override {
+    struct statfs info;
+    if (::statfs(dir.c_str(), &info) != 0) return false;
+    return info.f_type == TMPFS_MAGIC || info.f_type == RAMFS_MAGIC;
   }
 
   Status create_dir(const std::string& dir) override {

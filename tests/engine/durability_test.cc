@@ -111,10 +111,14 @@ TEST_CASE("crc32c matches the standard check value, in hardware and by table") {
 
 TEST_CASE("every acknowledged change, DDL included, survives a reopen") {
   test::TempDir dir;
+  const auto writer = GENERATE(Options::LogOnOwner::kNever, Options::LogOnOwner::kAlways);
+  Options options = dir_options(dir.path);
+  options.log_on_owner = writer;
   std::string before;
   uint64_t syncs = 0;
   {
-    auto db = test::open_dir(dir_options(dir.path));
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().log_on_owner == (writer == Options::LogOnOwner::kAlways));
     busy_history(*db);
     before = test::dump_state(*db);
     Stats stats = db->stats();
@@ -330,6 +334,7 @@ TEST_CASE("writers from many threads: rounds are grouped and pipelined, all surv
   test::TempDir dir;
   Options options = dir_options(dir.path);
   options.log_segment_bytes = 1 << 20;
+  options.log_on_owner = GENERATE(Options::LogOnOwner::kNever, Options::LogOnOwner::kAlways);
   TableSchema schema = test::accounts_schema();
   std::string before;
   uint64_t commits = 0;
@@ -384,6 +389,54 @@ TEST_CASE("an in-memory database logs nothing") {
   REQUIRE(stats.log_bytes == 0);
   REQUIRE(stats.durable_lsn == 0);
   REQUIRE(db->checkpoint().IsInvalidArgument());
+}
+
+TEST_CASE("the owner writes the log itself where syncs are free (tmpfs), else its thread does") {
+  // /dev/shm is a tmpfs on Linux; $TMPDIR (or /tmp) is taken as a real disk
+  // unless statfs says otherwise.
+  REQUIRE(posix_file_system()->syncs_are_free("/dev/shm"));
+  REQUIRE(!posix_file_system()->syncs_are_free("/proc"));  // procfs is no tmpfs
+  char pattern[] = "/dev/shm/solo-dur-XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  const std::string shm_dir = pattern;
+  struct RemoveAtEnd {
+    std::string path;
+    ~RemoveAtEnd() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove_shm{shm_dir};
+  struct Case {
+    std::string dir;
+    Options::LogOnOwner setting;
+    bool on_owner;
+  };
+  test::TempDir disk_dir;
+  const bool disk_is_memory = posix_file_system()->syncs_are_free(disk_dir.path);
+  const Case cases[] = {
+      {shm_dir, Options::LogOnOwner::kAuto, true},
+      {shm_dir, Options::LogOnOwner::kNever, false},
+      {disk_dir.path, Options::LogOnOwner::kAuto, disk_is_memory},
+      {disk_dir.path, Options::LogOnOwner::kAlways, true},
+  };
+  for (const Case& c : cases) {
+    INFO(c.dir << " setting " << static_cast<int>(c.setting));
+    std::filesystem::remove_all(c.dir);
+    Options options = dir_options(c.dir);
+    options.log_on_owner = c.setting;
+    std::string before;
+    {
+      auto db = test::open_dir(options);
+      REQUIRE(db->stats().log_on_owner == c.on_owner);
+      busy_history(*db);
+      Stats stats = db->stats();
+      REQUIRE(stats.log_syncs >= 1);
+      REQUIRE(stats.log_bytes > 0);
+      before = test::dump_state(*db);
+    }
+    auto db = test::open_dir(options);
+    REQUIRE(test::dump_state(*db) == before);
+  }
 }
 
 TEST_CASE("segments are preallocated with zeros and reused in place") {

@@ -20,8 +20,20 @@ namespace {
 const char* kDir = "/db";
 constexpr int kTxns = 40;
 
+// Who writes the log in this run of a test case: every case runs once with
+// the log writer thread and once with the owner writing (Options::log_on_owner).
+Options::LogOnOwner g_log_on_owner = Options::LogOnOwner::kNever;
+
+#define EACH_LOG_WRITER()                                                                      \
+  g_log_on_owner = GENERATE(Options::LogOnOwner::kNever, Options::LogOnOwner::kAlways);        \
+  INFO("log written by " << (g_log_on_owner == Options::LogOnOwner::kAlways ? "the owner" : "its thread"))
+
 // A checkpoint every 6 KiB of log: checkpoints at many crash points.
-Options fault_options(FaultFileSystem* fs) { return test::small_log_options(fs, kDir, 6 * 1024); }
+Options fault_options(FaultFileSystem* fs) {
+  Options options = test::small_log_options(fs, kDir, 6 * 1024);
+  options.log_on_owner = g_log_on_owner;
+  return options;
+}
 
 TableSchema items_schema() {
   return TableSchema{"items", {ColumnDef::BigInt("id", true), ColumnDef::VarChar("pad", 200)}, {0}};
@@ -132,6 +144,7 @@ const char* kModeNames[] = {"drop unsynced", "tear 512", "tear 4K", "garbage", "
 }  // namespace
 
 TEST_CASE("without faults the workload completes and recovers") {
+  EACH_LOG_WRITER();
   FaultFileSystem fs;
   RunResult run = run_workload(&fs);
   REQUIRE(run.first_error.ok());
@@ -144,6 +157,7 @@ TEST_CASE("without faults the workload completes and recovers") {
 }
 
 TEST_CASE("a crash at every file operation, then power loss of each kind") {
+  EACH_LOG_WRITER();
   FaultFileSystem probe;
   run_workload(&probe);
   const int64_t total_ops = probe.mutating_ops();
@@ -162,6 +176,7 @@ TEST_CASE("a crash at every file operation, then power loss of each kind") {
 }
 
 TEST_CASE("a crash inside recovery leaves a recoverable directory") {
+  EACH_LOG_WRITER();
   FaultFileSystem probe;
   run_workload(&probe);
   const int64_t total_ops = probe.mutating_ops();
@@ -186,6 +201,7 @@ TEST_CASE("a crash inside recovery leaves a recoverable directory") {
 }
 
 TEST_CASE("fsync failing with EIO is fatal; reopening recovers") {
+  EACH_LOG_WRITER();
   for (int64_t syncs_ok : {0, 1, 3, 5, 8, 13, 21, 34}) {
     FaultFileSystem fs;
     fs.fail_sync_after(syncs_ok);
@@ -200,6 +216,7 @@ TEST_CASE("fsync failing with EIO is fatal; reopening recovers") {
 }
 
 TEST_CASE("ENOSPC is reported clearly; once space is freed the database opens again") {
+  EACH_LOG_WRITER();
   FaultFileSystem probe;
   run_workload(&probe);
   const int64_t total = probe.bytes_written();
@@ -220,6 +237,7 @@ TEST_CASE("ENOSPC is reported clearly; once space is freed the database opens ag
 }
 
 TEST_CASE("crash points with concurrent writers: grouped rounds lose nothing acknowledged") {
+  EACH_LOG_WRITER();
   constexpr int kThreads = 4;
   constexpr int kPerThread = 15;
   auto run = [](FaultFileSystem* fs, std::vector<int>* acked) {

@@ -75,6 +75,14 @@ struct Options {
   // one burst at their fdatasync: a burst of a whole checkpoint queues the
   // log's fdatasync, and so every commit, behind it. 0: one burst.
   uint64_t checkpoint_writeback_bytes = uint64_t{4} << 20;
+  // Who writes the log: the owner itself, at the end of each round, or the
+  // log writer thread, while the owner runs the next round. kAuto: the
+  // owner where syncs cost nothing (FileSystem::syncs_are_free: tmpfs),
+  // where handing a round to another thread (a futex wake-up, ~5% of the
+  // owner's time here) costs more than writing it; the thread elsewhere,
+  // where an fdatasync takes hundreds of microseconds.
+  enum class LogOnOwner : uint8_t { kAuto, kAlways, kNever };
+  LogOnOwner log_on_owner = LogOnOwner::kAuto;
 };
 
 // How long the owner's rounds took, from taking the batch to sealing it
@@ -116,6 +124,7 @@ struct Stats {
   uint64_t owner_idle_ns = 0;      // owner time spent waiting for requests
   // Durability (0 in memory).
   uint64_t log_syncs = 0;          // fdatasync calls on log segments
+  bool log_on_owner = false;       // the owner writes the log (Options::log_on_owner)
   uint64_t log_bytes = 0;          // bytes written to log segments
   uint64_t durable_lsn = 0;        // newest durable log round
   uint64_t checkpoints = 0;        // checkpoints completed since open

@@ -76,6 +76,14 @@ class FileSystem {
   virtual Status sync_dir(const std::string& dir) = 0;
   // Creates `dir` if it does not exist (its parent must exist).
   virtual Status create_dir(const std::string& dir) = 0;
+  // True if files in `dir` live in memory (tmpfs, ramfs), so that sync()
+  // costs nothing and a write is as durable as it will ever be: the log
+  // is then written by the owner itself (Options::log_on_owner). The
+  // default implementation says false.
+  virtual bool syncs_are_free(const std::string& dir) {
+    (void)dir;
+    return false;
+  }
   // Takes an exclusive lock on `path` (created if missing) for as long as
   // the returned object lives; IOError naming the path if another holder
   // (another process, or another open in this one) has it. The default
