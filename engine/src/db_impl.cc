@@ -509,14 +509,15 @@ void* DbImpl::tree_replace_at(TreeId tree, std::string_view key, TreePath* path,
 }
 
 void* DbImpl::tree_patch_at(TreeId tree, std::string_view key, TreePath* path, void* value,
-                            const TableSchema& schema, std::span<const uint32_t> changed) {
+                            const TableSchema& schema, std::span<const uint32_t> changed,
+                            std::span<const PatchedColumn> spans) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
   void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
   undo_.set_last_old(old);
   changes_++;
   if (logging_ && trees_[tree].has_records) {
-    log_patch(tree, undo_.key(undo_.entries().back()), old, value, schema, changed);
+    log_patch(tree, undo_.key(undo_.entries().back()), old, value, schema, changed, spans);
   }
   return old;
 }
@@ -573,7 +574,7 @@ void DbImpl::log_put(TreeId tree, std::string_view key, const void* record) {
 
 void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record,
                        const void* record, const TableSchema& schema,
-                       std::span<const uint32_t> changed) {
+                       std::span<const uint32_t> changed, std::span<const PatchedColumn> spans) {
   const std::string_view row = static_cast<const Record*>(record)->view();
   const size_t mark = log_buffer_.size();
   log_buffer_.push_back(static_cast<char>(LogEntry::kPatch));
@@ -582,9 +583,10 @@ void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record
   const size_t patch_start = log_buffer_.size();
   // A whole row is logged instead where the patch would not be shorter.
   const bool made =
-      changed.empty()
-          ? append_column_patch(schema, static_cast<const Record*>(old_record)->view(), row, &log_buffer_)
-          : append_listed_column_patch(schema, row, changed, &log_buffer_);
+      !spans.empty()     ? append_spans_column_patch(row, spans, &log_buffer_)
+      : changed.empty()  ? append_column_patch(schema, static_cast<const Record*>(old_record)->view(),
+                                               row, &log_buffer_)
+                         : append_listed_column_patch(schema, row, changed, &log_buffer_);
   if (!made ||
       log_buffer_.size() - patch_start >= row.size()) {
     log_buffer_.resize(mark);

@@ -20,6 +20,7 @@
 #include "object_pool.h"
 #include "root_set.h"
 #include "round_signal.h"
+#include "row_patch.h"
 #include "snapshot_registry.h"
 #include "solo/database.h"
 #include "tree.h"
@@ -89,8 +90,11 @@ class DbImpl {
   // column patch (kPatch) of the columns `changed` if given (the caller's
   // promise that no other column differs), else of those that differ from
   // the row it replaces; as the whole row where that is not shorter.
+  // `spans` (patch_row_spans): where the changed columns are in the new
+  // row, so that the patch is written without a pass over the row.
   void* tree_patch_at(TreeId tree, std::string_view key, TreePath* path, void* value,
-                      const TableSchema& schema, std::span<const uint32_t> changed = {});
+                      const TableSchema& schema, std::span<const uint32_t> changed = {},
+                      std::span<const PatchedColumn> spans = {});
   void* tree_remove_at(TreeId tree, std::string_view key, TreePath* path);
   // Sets tree `tree`, which must be empty, to `built` (a BulkBuilder's tree
   // made in this generation); undone by emptying it again (its records are
@@ -131,6 +135,7 @@ class DbImpl {
   TreeWriter writer_;
   // Scratch buffers reused by WriteTxn (no allocation per statement).
   std::string row_buffer_;
+  std::vector<PatchedColumn> patch_spans_;
   std::string key_buffer_;
   std::vector<std::string> old_index_keys_;
   std::vector<std::string> new_index_keys_;
@@ -153,7 +158,8 @@ class DbImpl {
   void drain_pending();
   void log_put(TreeId tree, std::string_view key, const void* record);
   void log_patch(TreeId tree, std::string_view key, const void* old_record, const void* record,
-                 const TableSchema& schema, std::span<const uint32_t> changed);
+                 const TableSchema& schema, std::span<const uint32_t> changed,
+                 std::span<const PatchedColumn> spans);
   void log_delete(TreeId tree, std::string_view key);
   void reclaim();
   void push(WriteRequest* request);

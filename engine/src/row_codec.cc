@@ -258,38 +258,7 @@ Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
 Status patch_row(const TableSchema& schema, std::string_view row,
                  std::span<const uint32_t> columns, std::span<const Value> values,
                  std::string* out) {
-  size_t column_count = schema.columns.size();
-  size_t bitmap = (column_count + 7) / 8;
-  if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
-  if (row.size() < bitmap) return Status::InvalidArgument("row too short");
-  for (size_t patch = 0; patch < columns.size(); ++patch) {
-    if (columns[patch] >= column_count) return Status::InvalidArgument("bad column");
-    Status status = check_value(schema.columns[columns[patch]], values[patch]);
-    if (!status.ok()) return status;
-  }
-  out->assign(row.data(), bitmap);
-  size_t pos = bitmap;
-  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
-    const ColumnDef& column = schema.columns[column_idx];
-    size_t start = pos;
-    if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
-      return Status::InvalidArgument("row too short");
-    }
-    // The last assignment of a column wins (callers pass each once).
-    const Value* value = nullptr;
-    for (size_t patch = 0; patch < columns.size(); ++patch) {
-      if (columns[patch] == column_idx) value = &values[patch];
-    }
-    if (value == nullptr) {
-      out->append(row.data() + start, pos - start);
-      continue;
-    }
-    set_null_bit(out, column_idx, value->is_null());
-    if (!value->is_null()) append_value(column, *value, out);
-  }
-  if (pos != row.size()) return Status::InvalidArgument("row has trailing bytes");
-  if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
-  return Status::OK();
+  return internal::patch_row_spans(schema, row, columns, values, out, nullptr);
 }
 
 Status decode_row(const TableSchema& schema, std::string_view bytes, Row* out) {
@@ -408,6 +377,63 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
     return false;
   }
   set_patch_count(out, mark, count);
+  return true;
+}
+
+Status patch_row_spans(const TableSchema& schema, std::string_view row,
+                       std::span<const uint32_t> columns, std::span<const Value> values,
+                       std::string* out, std::vector<PatchedColumn>* spans) {
+  if (spans != nullptr) spans->clear();
+  size_t column_count = schema.columns.size();
+  size_t bitmap = (column_count + 7) / 8;
+  if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
+  if (row.size() < bitmap) return Status::InvalidArgument("row too short");
+  for (size_t patch = 0; patch < columns.size(); ++patch) {
+    if (columns[patch] >= column_count) return Status::InvalidArgument("bad column");
+    Status status = check_value(schema.columns[columns[patch]], values[patch]);
+    if (!status.ok()) return status;
+  }
+  out->assign(row.data(), bitmap);
+  size_t pos = bitmap;
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const ColumnDef& column = schema.columns[column_idx];
+    size_t start = pos;
+    if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
+      return Status::InvalidArgument("row too short");
+    }
+    // The last assignment of a column wins (callers pass each once).
+    const Value* value = nullptr;
+    for (size_t patch = 0; patch < columns.size(); ++patch) {
+      if (columns[patch] == column_idx) value = &values[patch];
+    }
+    if (value == nullptr) {
+      out->append(row.data() + start, pos - start);
+      continue;
+    }
+    set_null_bit(out, column_idx, value->is_null());
+    const size_t value_start = out->size();
+    if (!value->is_null()) append_value(column, *value, out);
+    if (spans != nullptr) {
+      spans->push_back(PatchedColumn{column_idx, static_cast<uint32_t>(value_start),
+                                     static_cast<uint32_t>(out->size()), value->is_null()});
+    }
+  }
+  if (pos != row.size()) return Status::InvalidArgument("row has trailing bytes");
+  if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  return Status::OK();
+}
+
+bool append_spans_column_patch(std::string_view row, std::span<const PatchedColumn> spans,
+                               std::string* out) {
+  if (spans.empty()) return false;
+  const size_t mark = out->size();
+  out->push_back('\0');  // the count, set below (one byte up to 127 columns)
+  for (const PatchedColumn& span : spans) {
+    put_varint(out, span.column);
+    out->push_back(span.null ? '\1' : '\0');
+    out->append(row.data() + span.start, span.end - span.start);
+  }
+  set_patch_count(out, mark, spans.size());
   return true;
 }
 

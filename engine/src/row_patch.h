@@ -32,6 +32,26 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
 bool append_listed_column_patch(const TableSchema& schema, std::string_view row,
                                 std::span<const uint32_t> changed, std::string* out);
 
+// Where a patched column's bytes lie in the row patch_row_spans made.
+struct PatchedColumn {
+  uint32_t column;
+  uint32_t start;  // offset of its bytes in the row (start == end if NULL)
+  uint32_t end;
+  bool null;
+};
+
+// patch_row (solo/codec.h) that also reports, in ascending column order,
+// where the patched columns' bytes are in *out (*spans is replaced).
+Status patch_row_spans(const TableSchema& schema, std::string_view row,
+                       std::span<const uint32_t> columns, std::span<const Value> values,
+                       std::string* out, std::vector<PatchedColumn>* spans);
+
+// append_listed_column_patch for the columns patch_row_spans patched into
+// `row`, from their spans: no pass over the row. Returns false (with *out
+// unchanged) if `spans` is empty.
+bool append_spans_column_patch(std::string_view row, std::span<const PatchedColumn> spans,
+                               std::string* out);
+
 // True if rows `a` and `b` of `schema` hold the same bytes in every column
 // not in `columns` (debug checks of update_columns' promise).
 bool rows_differ_only_in(const TableSchema& schema, std::string_view a, std::string_view b,

@@ -288,11 +288,10 @@ Status WriteTxn::update_encoded(TableId table, std::string_view key, std::string
   return update_checked(*info, key, row);
 }
 
-Status WriteTxn::update_columns(TableId table, std::string_view key, std::string_view row,
-                                std::span<const uint32_t> changed) {
-  const TableInfo* info;
-  Status status = check_table(table, &info);
-  if (!status.ok()) return status;
+namespace {
+
+// Whether a change of `changed` can move the row's key or index entries.
+bool changes_keys(const Catalog& catalog, const TableInfo& info, std::span<const uint32_t> changed) {
   auto holds_changed = [&](const std::vector<uint32_t>& columns) {
     for (uint32_t column : columns) {
       for (uint32_t changed_column : changed) {
@@ -301,11 +300,53 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
     }
     return false;
   };
-  bool keys_change = holds_changed(info->schema.primary_key);
-  for (size_t index_idx = 0; index_idx < info->indexes.size() && !keys_change; ++index_idx) {
-    keys_change = holds_changed(catalog_->index(info->indexes[index_idx])->schema.columns);
+  if (holds_changed(info.schema.primary_key)) return true;
+  for (IndexId index : info.indexes) {
+    if (holds_changed(catalog.index(index)->schema.columns)) return true;
   }
-  if (keys_change) {
+  return false;
+}
+
+}  // namespace
+
+Status WriteTxn::patch_columns(TableId table, std::string_view key,
+                               std::span<const uint32_t> columns, std::span<const Value> values,
+                               std::string_view* stored) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  if (changes_keys(*catalog_, *info, columns)) {
+    std::string_view old_row;
+    status = get(table, key, &old_row);
+    std::string row;
+    if (status.ok()) status = patch_row(info->schema, old_row, columns, values, &row);
+    if (status.ok()) status = update_columns(table, key, row, columns);
+    if (status.ok() && stored != nullptr) status = get(table, key, stored);
+    return status;
+  }
+  internal::TreePath local;
+  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
+  internal::TreePath& path = *found;
+  auto* old_record = static_cast<internal::Record*>(
+      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
+  std::string& row = db_->row_buffer_;
+  status = internal::patch_row_spans(info->schema, old_record->view(), columns, values, &row,
+                                     &db_->patch_spans_);
+  if (!status.ok()) return status;
+  internal::Record* record = db_->make_record(row);
+  db_->tree_patch_at(table, key, &path, record, info->schema, columns, db_->patch_spans_);
+  db_->displace(old_record);
+  if (stored != nullptr) *stored = record->view();
+  return Status::OK();
+}
+
+Status WriteTxn::update_columns(TableId table, std::string_view key, std::string_view row,
+                                std::span<const uint32_t> changed) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  if (changes_keys(*catalog_, *info, changed)) {
     db_->finger_.txn = 0;
     return update_checked(*info, key, row);
   }

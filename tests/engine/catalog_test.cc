@@ -156,6 +156,65 @@ TEST_CASE("update_columns: a patched row, with and without key or index columns"
               }).IsNotFound());
 }
 
+TEST_CASE("patch_columns: one pass for other columns, the checked path for key or index columns") {
+  auto db = open_db();
+  People people = create_people(db.get());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
+              REQUIRE(txn.insert(people.table, person(2, "Rome", "b@x", 40)).ok());
+              return Status::OK();
+            }).ok());
+  std::string key1 = test::int_key(people.schema, 1);
+  auto patch = [&](WriteTxn& txn, std::vector<uint32_t> columns, std::vector<Value> values,
+                   Row* stored_row = nullptr) {
+    std::string_view stored;
+    Status status = txn.patch_columns(people.table, key1, columns, values, &stored);
+    if (status.ok() && stored_row != nullptr) REQUIRE(decode_row(people.schema, stored, stored_row).ok());
+    return status;
+  };
+  Row stored;
+  // Age is in no key: the one-pass path; *stored is the new row.
+  REQUIRE(db->write([&](WriteTxn& txn) { return patch(txn, {3}, {Value::Int(31)}, &stored); }).ok());
+  REQUIRE(stored == person(1, "Oslo", "a@x", 31));
+  // Two columns, given in descending order, one of them (indexed) set to NULL.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                return patch(txn, {3, 2}, {Value::Int(32), Value::Null()}, &stored);
+              }).ok());
+  REQUIRE(stored == person(1, "Oslo", nullptr, 32));
+  // City is indexed: the entry moves.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                return patch(txn, {1}, {Value::String("Rome")}, &stored);
+              }).ok());
+  REQUIRE(stored == person(1, "Rome", nullptr, 32));
+  REQUIRE(ids_in_city(db.get(), people, "Rome") == std::vector<int64_t>{1, 2});
+  // A unique index still refuses a duplicate; a value too long for its column is refused.
+  REQUIRE(db->write([&](WriteTxn& txn) { return patch(txn, {2}, {Value::String("b@x")}); })
+              .IsAlreadyExists());
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                return patch(txn, {3}, {Value::String(std::string(50, 'x'))});
+              }).IsInvalidArgument());
+  // A rolled-back patch leaves nothing.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                REQUIRE(patch(txn, {3}, {Value::Int(99)}).ok());
+                return Status::Aborted("changed my mind");
+              }).IsAborted());
+  db->read([&](ReadTxn& txn) {
+    Row row;
+    REQUIRE(txn.get_row(people.table, key1, &row).ok());
+    REQUIRE(row == person(1, "Rome", nullptr, 32));
+    REQUIRE(txn.entry_count(people.by_city) == 2);
+    REQUIRE(txn.entry_count(people.by_email) == 2);  // a NULL is indexed too (not unique)
+    return Status::OK();
+  });
+  // No such row.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                uint32_t age[1] = {3};
+                Value value = Value::Int(1);
+                return txn.patch_columns(people.table, test::int_key(people.schema, 7), age,
+                                         std::span<const Value>(&value, 1));
+              }).IsNotFound());
+}
+
 TEST_CASE("unique indexes and primary keys refuse duplicates, NULLs excepted") {
   auto db = open_db();
   People people = create_people(db.get());

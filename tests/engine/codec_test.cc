@@ -320,6 +320,17 @@ TEST_CASE("column patches: applying the diff of two rows gives the new row") {
     REQUIRE(internal::apply_column_patch(schema, old_bytes, listed_patch, &applied, &columns, &used).ok());
     REQUIRE(applied == new_bytes);
     REQUIRE(used == listed_patch.size());
+    // patch_row_spans with the list's values: the same row, and from its
+    // spans the same patch as append_listed_column_patch (repeats once).
+    std::vector<Value> listed_values;
+    for (uint32_t column : listed) listed_values.push_back(new_row[column]);
+    std::string spans_row;
+    std::vector<internal::PatchedColumn> spans;
+    REQUIRE(internal::patch_row_spans(schema, old_bytes, listed, listed_values, &spans_row, &spans).ok());
+    REQUIRE(spans_row == new_bytes);
+    std::string spans_patch;
+    REQUIRE(internal::append_spans_column_patch(spans_row, spans, &spans_patch));
+    REQUIRE(spans_patch == listed_patch);
     REQUIRE(internal::rows_differ_only_in(schema, old_bytes, new_bytes, listed));
     REQUIRE(internal::rows_differ_only_in(schema, old_bytes, new_bytes, differing));
     if (differing.size() > 1) {

@@ -229,14 +229,23 @@ TEST_CASE("the owner never stops for a checkpoint; rounds after it come from the
 namespace {
 
 // Table kv with k = 1..20 (v = 3k), then round 22 + i sets v = 1000 + i of
-// key 1 + i % 20 through update_columns, for i < updates.
-void fill_patched(FaultFileSystem* fs, int updates) {
+// key 1 + i % 20 through update_columns (or patch_columns), for i < updates.
+void fill_patched(FaultFileSystem* fs, int updates, bool use_patch_columns = false) {
   fill(fs, 20);
   auto db = test::open_dir(damage_options(fs));
   const uint32_t changed[1] = {1};
   for (int update = 0; update < updates; ++update) {
     REQUIRE(db->write([&](WriteTxn& txn) {
               std::string key = test::int_key(kv_schema(), 1 + update % 20);
+              if (use_patch_columns) {
+                const Value value = Value::Int(1000 + update);
+                std::string_view stored;
+                Status status = txn.patch_columns(0, key, changed, std::span<const Value>(&value, 1), &stored);
+                std::string expected;
+                REQUIRE(encode_row(kv_schema(), {Value::Int(1 + update % 20), value}, &expected).ok());
+                if (status.ok()) REQUIRE(stored == expected);
+                return status;
+              }
               std::string row;
               Status status =
                   encode_row(kv_schema(), {Value::Int(1 + update % 20), Value::Int(1000 + update)}, &row);
@@ -250,7 +259,9 @@ void fill_patched(FaultFileSystem* fs, int updates) {
 
 TEST_CASE("an update of some columns is logged as a column patch and replayed") {
   FaultFileSystem fs;
-  fill_patched(&fs, 30);
+  const bool use_patch_columns = GENERATE(false, true);
+  INFO((use_patch_columns ? "patch_columns" : "update_columns"));
+  fill_patched(&fs, 30, use_patch_columns);
   // Round 22 (the first update) holds one kPatch entry of column 1 only.
   FrameAt frame = find_frame(&fs, 22);
   std::string payload = fs.contents(frame.path).substr(frame.offset + internal::kFrameHeaderBytes, frame.length);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -291,7 +292,7 @@ class ModifyCollector : public ScanTarget {
 
 // UPDATE or DELETE of the row with a given primary key: one lookup, and for
 // UPDATE the assigned columns patched into the stored bytes (the others are
-// neither decoded nor encoded again).
+// neither decoded nor encoded again: WriteTxn::patch_columns).
 uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env,
                             ResultSet* out) {
   // The owner runs one statement at a time, and these plans hold no subquery.
@@ -316,17 +317,31 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
       const Value& value = EvalInline(*expr, frame, &value_scratch);
       ToEngine(value, columns[column], &scratch.row_values[idx]);
     }
-    status = patch_row(level.schema, row, modify.assigned_columns, scratch.row_values, &scratch.row);
-    if (status.ok()) {
-      status = env->write->update_columns(level.table, scratch.key, scratch.row,
-                                          modify.assigned_columns);
-    }
-    if (status.ok() && out != nullptr && !modify.returning.empty()) {
-      // RETURNING reads the row as stored: decode the columns it needs.
-      status = decode_row_view(level.schema, scratch.row, scratch.columns);
-      if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+    const bool returning = out != nullptr && !modify.returning.empty();
+    std::string_view stored;
+    status = env->write->patch_columns(level.table, scratch.key, modify.assigned_columns,
+                                       scratch.row_values, returning ? &stored : nullptr);
+    if (status.ok() && returning) {
+      // RETURNING reads the row as stored: its other columns are the old
+      // row's, decoded by FindPointRow (the old bytes live until the
+      // transaction ends); the assigned ones are decoded from the new bytes,
+      // up to the last of them that RETURNING needs.
+      auto assigned = [&](uint32_t col) {
+        return std::find(modify.assigned_columns.begin(), modify.assigned_columns.end(), col) !=
+               modify.assigned_columns.end();
+      };
+      size_t leading = 0;
       for (uint32_t col : modify.returning_columns) {
-        FromEngine(scratch.columns[col], columns[col], &frame.slots[level.slot_base + col]);
+        if (assigned(col)) leading = std::max<size_t>(leading, col + 1);
+      }
+      if (leading > 0) {
+        scratch.new_columns.resize(leading);
+        status = decode_leading_columns(level.schema, stored, leading, scratch.new_columns);
+        if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+      }
+      for (uint32_t col : modify.returning_columns) {
+        const solo::ColumnView& view = assigned(col) ? scratch.new_columns[col] : scratch.columns[col];
+        FromEngine(view, columns[col], &frame.slots[level.slot_base + col]);
       }
       AppendReturning(modify, frame, out);
     }
@@ -346,19 +361,13 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, R
   }
   RunScan(*modify.scan, env, nullptr, &collector);
   const ScanLevel& level = modify.scan->levels[0];
-  std::string patched;
   for (size_t idx = 0; idx < collector.size(); ++idx) {
     std::string_view key = collector.key(idx);
     Status status;
     if (is_update) {
-      // The stored row (found again, its descent kept for the change) with
-      // the assigned columns patched in; the others are not decoded.
-      std::string_view stored;
-      status = env->write->get_for_update(level.table, key, &stored);
-      if (status.ok()) {
-        status = patch_row(level.schema, stored, collector.assigned, collector.row_values(idx), &patched);
-      }
-      if (status.ok()) status = env->write->update_columns(level.table, key, patched, collector.assigned);
+      // The stored row with the assigned columns patched in; the others are
+      // not decoded.
+      status = env->write->patch_columns(level.table, key, collector.assigned, collector.row_values(idx));
     } else {
       status = env->write->erase(level.table, key);
     }
