@@ -64,6 +64,8 @@ class Rows {
   int64_t get_decimal(size_t row, size_t col, int scale) const;
   double get_double(size_t row, size_t col) const;
   std::string get_text(size_t row, size_t col) const;
+  // get_text into *out (its buffer reused).
+  void copy_text(size_t row, size_t col, std::string* out) const;
   int64_t get_timestamp(size_t row, size_t col) const;
 
  private:

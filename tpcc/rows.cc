@@ -208,6 +208,14 @@ std::string Rows::get_text(size_t row, size_t col) const {
   type_error(value, row, col, "text");
 }
 
+void Rows::copy_text(size_t row, size_t col, std::string* out) const {
+  if (const auto* text = std::get_if<std::string>(&checked_at(*this, row, col))) {
+    out->assign(*text);
+    return;
+  }
+  *out = get_text(row, col);
+}
+
 int64_t Rows::get_timestamp(size_t row, size_t col) const {
   const Value& value = checked_at(*this, row, col);
   if (const auto* stamp = std::get_if<Timestamp>(&value)) return stamp->micros;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "solo/database.h"
@@ -72,9 +73,12 @@ struct ConnectionState {
   }
 };
 
-void bind(const std::vector<Value>& values, std::vector<SqlValue>* params) {
-  params->resize(values.size());
+// The parameters, in *params' first values.size() slots. *params only grows,
+// so its texts keep their buffers from one statement to the next.
+std::span<const SqlValue> bind(const std::vector<Value>& values, std::vector<SqlValue>* params) {
+  if (params->size() < values.size()) params->resize(values.size());
   for (size_t idx = 0; idx < values.size(); ++idx) to_sql(values[idx], &(*params)[idx]);
+  return std::span<const SqlValue>(params->data(), values.size());
 }
 
 void copy_out(const solo::sql::ResultSet& result, Rows* out) {
@@ -96,12 +100,11 @@ class SoloWriteTxn final : public Txn {
       : txn_(txn), state_(state), shared_(shared) {}
   int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
-    bind(params, &shared_.owner_params);
+    std::span<const SqlValue> bound = bind(params, &shared_.owner_params);
     solo::sql::ResultSet& result = shared_.owner_result;
     solo::sql::SqlStatus status =
-        stmt.read_only()
-            ? stmt.Execute(static_cast<const solo::TxnView&>(txn_), shared_.owner_params, &result)
-            : stmt.Execute(txn_, shared_.owner_params, &result);
+        stmt.read_only() ? stmt.Execute(static_cast<const solo::TxnView&>(txn_), bound, &result)
+                         : stmt.Execute(txn_, bound, &result);
     if (!status.ok()) throw_sql(stmt, status.error());
     if (out != nullptr) copy_out(result, out);
     return static_cast<int64_t>(result.affected_rows());
@@ -122,8 +125,7 @@ class SoloReadTxn final : public Txn {
     if (!stmt.read_only()) {
       throw BackendError("solo: a read-only transaction cannot run: " + stmt.sql());
     }
-    bind(params, &state_.params);
-    solo::sql::SqlStatus status = stmt.Execute(txn_, state_.params, &state_.result);
+    solo::sql::SqlStatus status = stmt.Execute(txn_, bind(params, &state_.params), &state_.result);
     if (!status.ok()) throw_sql(stmt, status.error());
     if (out != nullptr) copy_out(state_.result, out);
     return static_cast<int64_t>(state_.result.affected_rows());

@@ -152,20 +152,24 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   for (int line_idx = 0; line_idx < kMaxOrderLines; ++line_idx) {
     item_ids[line_idx] = integer(in.lines[line_idx < in.ol_cnt ? line_idx : 0].i_id);
   }
-  txn.exec(stmts[Stmt::kNoGetItems], item_ids, &rows);
+  // A Rows per result shape: refilled with the same types, its texts keep
+  // their buffers (rows above holds one-row results of mixed shapes).
+  thread_local Rows item_rows;
+  thread_local Rows stock_rows;
+  txn.exec(stmts[Stmt::kNoGetItems], item_ids, &item_rows);
   std::array<int64_t, kMaxOrderLines> prices{};
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
-    size_t found = rows.size();
-    for (size_t row = 0; row < rows.size(); ++row) {
-      if (rows.get_int(row, 0) == in.lines[line_idx].i_id) found = row;
+    size_t found = item_rows.size();
+    for (size_t row = 0; row < item_rows.size(); ++row) {
+      if (item_rows.get_int(row, 0) == in.lines[line_idx].i_id) found = row;
     }
-    if (found == rows.size()) {
+    if (found == item_rows.size()) {
       // The unused item of the 1% rollback case: the whole transaction is
       // rolled back (clause 2.4.2.3); the items are read before any change,
       // so nothing needs undoing.
       return Outcome::kRollback;
     }
-    prices[line_idx] = rows.get_decimal(found, 1, 2);
+    prices[line_idx] = item_rows.get_decimal(found, 1, 2);
   }
 
   // Every change is written so that it is right under READ COMMITTED too
@@ -207,25 +211,36 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
                            {integer(line.quantity + 10), integer(line.quantity),
                             integer(line.quantity), integer(line.quantity),
                             integer(remote ? 1 : 0), integer(line.supply_w_id), integer(line.i_id)},
-                           &rows);
-    if (matched != 1 || rows.empty()) {
+                           &stock_rows);
+    if (matched != 1 || stock_rows.empty()) {
       throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
     }
-    dist_info[line_idx] = rows.get_text(0, 2);
+    stock_rows.copy_text(0, 2, &dist_info[line_idx]);
   }
 
-  // Every line in one INSERT (kNoInsertOrderLines01 + ol_cnt - 1).
+  // Every line in one INSERT (kNoInsertOrderLines01 + ol_cnt - 1). Filled in
+  // place: each slot keeps its type, so OL_DIST_INFO's text keeps its buffer.
+  constexpr int kLineParams = 9;
   thread_local std::vector<Value> line_values;
-  line_values.clear();
+  line_values.resize(static_cast<size_t>(kLineParams * in.ol_cnt));
   int64_t total_cents = 0;
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
     const NewOrderLine& line = in.lines[line_idx];
     int64_t ol_amount = line.quantity * prices[line_idx];
     total_cents += ol_amount;
-    for (Value value : {integer(o_id), integer(in.d_id), integer(in.w_id), integer(line_idx + 1),
-                        integer(line.i_id), integer(line.supply_w_id), integer(line.quantity),
-                        money(ol_amount), text(dist_info[line_idx])}) {
-      line_values.push_back(std::move(value));
+    Value* slot = &line_values[static_cast<size_t>(kLineParams * line_idx)];
+    slot[0] = integer(o_id);
+    slot[1] = integer(in.d_id);
+    slot[2] = integer(in.w_id);
+    slot[3] = integer(line_idx + 1);
+    slot[4] = integer(line.i_id);
+    slot[5] = integer(line.supply_w_id);
+    slot[6] = integer(line.quantity);
+    slot[7] = money(ol_amount);
+    if (auto* dist = std::get_if<std::string>(&slot[8])) {
+      dist->assign(dist_info[line_idx]);
+    } else {
+      slot[8] = text(dist_info[line_idx]);
     }
   }
   auto lines_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoInsertOrderLines01) + in.ol_cnt - 1);

@@ -89,6 +89,21 @@ class Value {
     return value;
   }
 
+  // In place: a string keeps its capacity (no allocation when the new one fits).
+  void set_null() { kind_ = Kind::kNull; }
+  void set_int(int64_t v) {
+    kind_ = Kind::kInt;
+    int_ = v;
+  }
+  void set_double(double v) {
+    kind_ = Kind::kDouble;
+    double_ = v;
+  }
+  void set_string(std::string_view v) {
+    kind_ = Kind::kString;
+    string_.assign(v);
+  }
+
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
   // Preconditions: the matching kind().

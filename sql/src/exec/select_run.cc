@@ -24,7 +24,7 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
       (column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt)) {
     // The commonest key: no conversion. A value out of the column's range
     // makes append_key fail, which callers treat like kNever/kUnusable.
-    *out = solo::Value::Int(value.as_int());
+    out->set_int(value.as_int());
     return KeyFit::kFits;
   }
   Value cast;
@@ -38,9 +38,9 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
   switch (cast.kind()) {
     case ValueKind::kInt:
     case ValueKind::kDecimal:
-    case ValueKind::kTimestamp: *out = solo::Value::Int(cast.as_int()); break;
-    case ValueKind::kDouble: *out = solo::Value::Double(cast.as_double()); break;
-    case ValueKind::kText: *out = solo::Value::String(cast.as_text()); break;
+    case ValueKind::kTimestamp: out->set_int(cast.as_int()); break;
+    case ValueKind::kDouble: out->set_double(cast.as_double()); break;
+    case ValueKind::kText: out->set_string(cast.as_text()); break;
     default: return KeyFit::kUnusable;
   }
   return KeyFit::kFits;
@@ -50,18 +50,19 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
 // false when no row can match (a NULL, or a value no key column holds).
 bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo::Value>* key_values,
                    std::string* key) {
-  key_values->clear();
+  // Resized, not cleared: a text key value keeps its buffer for the next statement.
+  key_values->resize(level.equal.size());
   Value scratch;
   for (size_t eq = 0; eq < level.equal.size(); ++eq) {
     const KeyBound& bound = level.equal[eq];
     const Value& value = Eval(*bound.value, frame, &scratch);
-    key_values->emplace_back();
     KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
-                            &key_values->back());
+                            &(*key_values)[eq]);
     if (fit != KeyFit::kFits) return false;  // equal to something no key holds
   }
   key->clear();
-  return append_key(level.schema, level.key_columns, *key_values, key).ok();
+  return append_key(level.schema, std::span<const uint32_t>(level.key_columns).first(level.equal.size()),
+                    *key_values, key).ok();
 }
 
 // Loads the columns of `row` that `level` needs into their slots.
@@ -765,7 +766,7 @@ bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns
 
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
   const ScanLevel& level = plan.levels[0];
-  scratch->slots.resize(plan.slot_count);
+  if (scratch->slots.size() < plan.slot_count) scratch->slots.resize(plan.slot_count);
   Frame frame;
   frame.slots = scratch->slots.data();
   frame.env = env;

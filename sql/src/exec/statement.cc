@@ -164,8 +164,18 @@ class CollectRows : public RowTarget {
 uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   WriteTxn& txn = *env->write;
   const auto& columns = insert.schema.columns;
-  Row row(columns.size());
-  std::vector<Value> scratch(columns.size());
+  // The owner runs one statement at a time: the buffers (and the text
+  // capacity of their values) are kept from one INSERT to the next.
+  // A row per width (the engine takes a Row of exactly the table's columns;
+  // resizing one shared Row would drop the text buffers of its values);
+  // scratch and values only grow.
+  thread_local std::vector<Row> rows_by_width;
+  thread_local std::vector<Value> scratch;
+  thread_local std::vector<Value> values;
+  if (rows_by_width.size() <= columns.size()) rows_by_width.resize(columns.size() + 1);
+  Row& row = rows_by_width[columns.size()];
+  row.resize(columns.size());
+  if (scratch.size() < columns.size()) scratch.resize(columns.size());
   Frame frame;
   frame.env = env;
   int64_t next_rowid = -1;
@@ -206,9 +216,8 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
     }
     return count;
   }
-  std::vector<Value> values;
   for (const auto& source_row : insert.rows) {
-    values.resize(source_row.size());
+    if (values.size() < source_row.size()) values.resize(source_row.size());
     for (size_t idx = 0; idx < source_row.size(); ++idx) {
       const Value& value = Eval(*source_row[idx], frame, &values[idx]);
       if (&value != &values[idx]) values[idx] = value;
@@ -233,10 +242,33 @@ void AppendReturning(const ModifyPlan& modify, const Frame& frame, ResultSet* ou
 // any change: a change never feeds the scan). UPDATE keeps only the values
 // of the assigned columns, engine-typed; they are patched into the stored
 // row when the change is made (see ApplyCollected).
+// Its buffers are kept from one statement to the next (the owner runs one
+// at a time), so that a scanning UPDATE allocates nothing once warm.
+struct ModifyBuffers {
+  std::vector<uint32_t> assigned;
+  std::string keys;
+  std::vector<size_t> key_ends;
+  std::vector<solo::Value> values;
+  std::vector<Value> swapped;
+  ResultSet returned;
+};
+
 class ModifyCollector : public ScanTarget {
  public:
-  ModifyCollector(const ModifyPlan& plan, bool is_update, bool returning)
-      : plan_(plan), is_update_(is_update), returning_(returning) {
+  ModifyCollector(const ModifyPlan& plan, bool is_update, bool returning, ModifyBuffers* buffers)
+      : plan_(plan),
+        is_update_(is_update),
+        returning_(returning),
+        assigned(buffers->assigned),
+        keys(buffers->keys),
+        key_ends(buffers->key_ends),
+        values(buffers->values),
+        swapped(buffers->swapped),
+        returned(buffers->returned) {
+    assigned.clear();
+    keys.clear();
+    key_ends.clear();
+    returned.Clear();  // no rows (values_ and their text buffers stay)
     for (const auto& assignment : plan.assignments) assigned.push_back(assignment.first);
   }
   bool Row(const Frame& frame, std::string_view primary_key) override {
@@ -248,8 +280,10 @@ class ModifyCollector : public ScanTarget {
     }
     const ScanLevel& level = plan_.scan->levels[0];
     const auto& columns = level.schema.columns;
-    size_t base = values.size();
-    values.resize(base + assigned.size());
+    // values is only grown: its strings keep their capacity for the next statement.
+    size_t base = values_used;
+    values_used += assigned.size();
+    if (values.size() < values_used) values.resize(values_used);
     Value scratch;
     for (size_t idx = 0; idx < assigned.size(); ++idx) {
       const Value& value = Eval(*plan_.assignments[idx].second, frame, &scratch);
@@ -282,12 +316,13 @@ class ModifyCollector : public ScanTarget {
   const ModifyPlan& plan_;
   bool is_update_;
   bool returning_;
-  std::vector<uint32_t> assigned;  // the assigned columns, in assignment order
-  std::string keys;                // the primary keys, one after another
-  std::vector<size_t> key_ends;
-  std::vector<solo::Value> values;  // UPDATE: assigned.size() per row
-  std::vector<Value> swapped;
-  ResultSet returned;  // RETURNING rows, handed out once every change is made
+  std::vector<uint32_t>& assigned;  // the assigned columns, in assignment order
+  std::string& keys;                // the primary keys, one after another
+  std::vector<size_t>& key_ends;
+  std::vector<solo::Value>& values;  // UPDATE: assigned.size() per row, values_used in use
+  size_t values_used = 0;
+  std::vector<Value>& swapped;
+  ResultSet& returned;  // RETURNING rows, handed out once every change is made
 };
 
 // UPDATE or DELETE of the row with a given primary key: one lookup, and for
@@ -299,7 +334,8 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
   thread_local ExecScratch scratch;
   const SelectPlan& plan = *modify.scan;
   const ScanLevel& level = plan.levels[0];
-  scratch.slots.resize(plan.slot_count);
+  // Grown only: the values keep their text buffers from statement to statement.
+  if (scratch.slots.size() < plan.slot_count) scratch.slots.resize(plan.slot_count);
   Frame frame;
   frame.slots = scratch.slots.data();
   frame.env = env;
@@ -310,7 +346,8 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
   Status status;
   if (is_update) {
     const auto& columns = level.schema.columns;
-    scratch.row_values.resize(modify.assignments.size());
+    const size_t assigned_count = modify.assignments.size();
+    if (scratch.row_values.size() < assigned_count) scratch.row_values.resize(assigned_count);
     Value value_scratch;
     for (size_t idx = 0; idx < modify.assignments.size(); ++idx) {
       const auto& [column, expr] = modify.assignments[idx];
@@ -319,8 +356,10 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     }
     const bool returning = out != nullptr && !modify.returning.empty();
     std::string_view stored;
-    status = env->write->patch_columns(level.table, scratch.key, modify.assigned_columns,
-                                       scratch.row_values, returning ? &stored : nullptr);
+    status = env->write->patch_columns(
+        level.table, scratch.key, modify.assigned_columns,
+        std::span<const solo::Value>(scratch.row_values.data(), assigned_count),
+        returning ? &stored : nullptr);
     if (status.ok() && returning) {
       // RETURNING reads the row as stored: its other columns are the old
       // row's, decoded by FindPointRow (the old bytes live until the
@@ -355,7 +394,8 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
 
 uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, ResultSet* out) {
   if (modify.point) return ExecutePointModify(modify, is_update, env, out);
-  ModifyCollector collector(modify, is_update, out != nullptr && !modify.returning.empty());
+  thread_local ModifyBuffers buffers;
+  ModifyCollector collector(modify, is_update, out != nullptr && !modify.returning.empty(), &buffers);
   if (collector.returning_) {
     collector.returned.ResetFor(nullptr, out->column_names(), "");
   }

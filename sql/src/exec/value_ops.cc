@@ -586,18 +586,27 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
       ThrowSql(SqlState::kNotNullViolation,
                fmt::format("null value in column \"{}\" violates not-null constraint", column.name));
     }
-    *out = solo::Value::Null();
+    out->set_null();
     return;
   }
-  Value converted;
+  const bool text_column =
+      column.type == Type::kChar || column.type == Type::kVarChar || column.type == Type::kText;
+  if (text_column && value.kind() == ValueKind::kText &&
+      (column.length == 0 || value.as_text().size() <= column.length)) {
+    out->set_string(value.as_text());  // what Convert would give, without its copy
+    return;
+  }
+  // Kept between calls (and its text capacity with it): the owner converts
+  // values for every row it writes.
+  thread_local Value converted;
   Convert(value, column, &converted, {}, /*assign=*/true);
   switch (converted.kind()) {
     case ValueKind::kInt:
     case ValueKind::kDecimal:
-    case ValueKind::kTimestamp: *out = solo::Value::Int(converted.as_int()); break;
-    case ValueKind::kDouble: *out = solo::Value::Double(converted.as_double()); break;
-    case ValueKind::kText: *out = solo::Value::String(converted.as_text()); break;
-    default: *out = solo::Value::Null(); break;
+    case ValueKind::kTimestamp: out->set_int(converted.as_int()); break;
+    case ValueKind::kDouble: out->set_double(converted.as_double()); break;
+    case ValueKind::kText: out->set_string(converted.as_text()); break;
+    default: out->set_null(); break;
   }
 }
 
