@@ -113,6 +113,16 @@ internal::TreePath* find_row_path(internal::DbImpl* db, TableId tree, std::strin
   return local;
 }
 
+// find_row_path, and the record the path ends at (*record); nullptr if absent.
+internal::TreePath* find_row(internal::DbImpl* db, TableId tree, std::string_view key,
+                             internal::TreePath* local, internal::Record** record) {
+  internal::TreePath* path = find_row_path(db, tree, key, local);
+  if (path != nullptr) {
+    *record = static_cast<internal::Record*>(path->node[path->depth - 1]->ptr_[path->idx[path->depth - 1]]);
+  }
+  return path;
+}
+
 }  // namespace
 
 Status WriteTxn::get_for_update(TableId table, std::string_view key, std::string_view* row) {
@@ -325,11 +335,10 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
     return status;
   }
   internal::TreePath local;
-  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  internal::Record* old_record = nullptr;
+  internal::TreePath* found = find_row(db_, table, key, &local, &old_record);
   if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
   internal::TreePath& path = *found;
-  auto* old_record = static_cast<internal::Record*>(
-      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   std::string& row = db_->row_buffer_;
   status = internal::patch_row_spans(info->schema, old_record->view(), columns, values, &row,
                                      &db_->patch_spans_);
@@ -352,7 +361,8 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
   }
   if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
   internal::TreePath local;
-  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  internal::Record* old_record = nullptr;
+  internal::TreePath* found = find_row(db_, table, key, &local, &old_record);
   if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
   internal::TreePath& path = *found;
 #ifndef NDEBUG
@@ -361,8 +371,6 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
     SOLO_ASSERT(row_primary_key(info->schema, row, &new_key).ok() && new_key == key);
   }
 #endif
-  auto* old_record = static_cast<internal::Record*>(
-      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   // The promise that only `changed` differs keeps the indexes right (their
   // work is skipped above) and the log too (only those columns are logged).
   SOLO_ASSERT(internal::rows_differ_only_in(info->schema, old_record->view(), row, changed));
@@ -447,11 +455,10 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
   internal::TreePath local;
-  internal::TreePath* found = find_row_path(db_, table, key, &local);
+  internal::Record* old_record = nullptr;
+  internal::TreePath* found = find_row(db_, table, key, &local, &old_record);
   if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
   internal::TreePath& path = *found;
-  auto* old_record = static_cast<internal::Record*>(
-      path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   size_t index_count = info->indexes.size();
   db_->old_index_keys_.resize(index_count);
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
