@@ -113,14 +113,20 @@ TEST_CASE("tables and indexes are created, found by name and kept in step") {
   });
 }
 
-TEST_CASE("update_columns: a patched row, with and without key or index columns") {
-  auto db = open_db();
-  People people = create_people(db.get());
+// people with rows 1 (Oslo, a@x, 30) and 2 (Rome, b@x, 40).
+People create_two_people(Database* db) {
+  People people = create_people(db);
   REQUIRE(db->write([&](WriteTxn& txn) {
               REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
               REQUIRE(txn.insert(people.table, person(2, "Rome", "b@x", 40)).ok());
               return Status::OK();
             }).ok());
+  return people;
+}
+
+TEST_CASE("update_columns: a patched row, with and without key or index columns") {
+  auto db = open_db();
+  People people = create_two_people(db.get());
   std::string key1 = test::int_key(people.schema, 1);
   auto patch = [&](WriteTxn& txn, std::vector<uint32_t> columns, std::vector<Value> values) {
     std::string_view stored;
@@ -158,12 +164,7 @@ TEST_CASE("update_columns: a patched row, with and without key or index columns"
 
 TEST_CASE("patch_columns: one pass for other columns, the checked path for key or index columns") {
   auto db = open_db();
-  People people = create_people(db.get());
-  REQUIRE(db->write([&](WriteTxn& txn) {
-              REQUIRE(txn.insert(people.table, person(1, "Oslo", "a@x", 30)).ok());
-              REQUIRE(txn.insert(people.table, person(2, "Rome", "b@x", 40)).ok());
-              return Status::OK();
-            }).ok());
+  People people = create_two_people(db.get());
   std::string key1 = test::int_key(people.schema, 1);
   auto patch = [&](WriteTxn& txn, std::vector<uint32_t> columns, std::vector<Value> values,
                    Row* stored_row = nullptr) {
