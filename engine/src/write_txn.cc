@@ -330,7 +330,10 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
     status = get(table, key, &old_row);
     std::string row;
     if (status.ok()) status = patch_row(info->schema, old_row, columns, values, &row);
-    if (status.ok()) status = update_columns(table, key, row, columns);
+    if (status.ok()) {
+      db_->finger_.txn = 0;
+      status = update_checked(*info, key, row);
+    }
     if (status.ok() && stored != nullptr) status = get(table, key, stored);
     return status;
   }

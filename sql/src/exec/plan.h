@@ -168,9 +168,13 @@ struct ModifyPlan {  // UPDATE and DELETE
   std::vector<uint32_t> assigned_columns;
   // RETURNING: over the row's slots, holding the changed row (UPDATE) or the
   // deleted one (DELETE); no subquery. Point UPDATE plans: the table columns
-  // they read, decoded from the changed row.
+  // they read; those assigned (returning_assigned) are decoded from the
+  // changed row's first returning_leading columns, the others come from the
+  // row as found.
   std::vector<BExprPtr> returning;
   std::vector<uint32_t> returning_columns;
+  std::vector<bool> returning_assigned;
+  size_t returning_leading = 0;
 };
 
 struct Plan {

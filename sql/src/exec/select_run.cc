@@ -61,8 +61,7 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
     if (fit != KeyFit::kFits) return false;  // equal to something no key holds
   }
   key->clear();
-  return append_key(level.schema, std::span<const uint32_t>(level.key_columns).first(level.equal.size()),
-                    *key_values, key).ok();
+  return append_key(level.schema, level.key_columns, *key_values, key).ok();
 }
 
 // Loads the columns of `row` that `level` needs into their slots.
@@ -726,8 +725,15 @@ bool PlanPointModify(ModifyPlan* modify) {
     if (!MarkColumns(*expr, modify->assignments.empty() ? &read : &returned)) return false;
   }
   modify->returning_columns.clear();
+  modify->returning_assigned.clear();
+  modify->returning_leading = 0;
   for (uint32_t col : level.needed) {
-    if (returned[level.slot_base + col]) modify->returning_columns.push_back(col);
+    if (!returned[level.slot_base + col]) continue;
+    const bool assigned = std::find(modify->assigned_columns.begin(), modify->assigned_columns.end(),
+                                    col) != modify->assigned_columns.end();
+    modify->returning_columns.push_back(col);
+    modify->returning_assigned.push_back(assigned);
+    if (assigned) modify->returning_leading = std::max<size_t>(modify->returning_leading, col + 1);
   }
   modify->point_slot_columns.clear();
   for (uint32_t col : level.needed) {

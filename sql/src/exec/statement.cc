@@ -365,21 +365,16 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
       // row's, decoded by FindPointRow (the old bytes live until the
       // transaction ends); the assigned ones are decoded from the new bytes,
       // up to the last of them that RETURNING needs.
-      auto assigned = [&](uint32_t col) {
-        return std::find(modify.assigned_columns.begin(), modify.assigned_columns.end(), col) !=
-               modify.assigned_columns.end();
-      };
-      size_t leading = 0;
-      for (uint32_t col : modify.returning_columns) {
-        if (assigned(col)) leading = std::max<size_t>(leading, col + 1);
-      }
-      if (leading > 0) {
-        scratch.new_columns.resize(leading);
-        status = decode_leading_columns(level.schema, stored, leading, scratch.new_columns);
+      if (modify.returning_leading > 0) {
+        scratch.new_columns.resize(modify.returning_leading);
+        status = decode_leading_columns(level.schema, stored, modify.returning_leading,
+                                        scratch.new_columns);
         if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
       }
-      for (uint32_t col : modify.returning_columns) {
-        const solo::ColumnView& view = assigned(col) ? scratch.new_columns[col] : scratch.columns[col];
+      for (size_t idx = 0; idx < modify.returning_columns.size(); ++idx) {
+        const uint32_t col = modify.returning_columns[idx];
+        const solo::ColumnView& view =
+            modify.returning_assigned[idx] ? scratch.new_columns[col] : scratch.columns[col];
         FromEngine(view, columns[col], &frame.slots[level.slot_base + col]);
       }
       AppendReturning(modify, frame, out);
