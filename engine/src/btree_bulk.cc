@@ -14,14 +14,18 @@
 
 namespace solo::internal {
 
-BulkBuilder::BulkBuilder(TreeWriter* writer, bool has_records, int fill)
+BulkBuilder::BulkBuilder(TreeWriter* writer, bool has_records, bool small_nodes, int fill)
     : writer_(writer),
       fill_(fill),
       // At least three maximal keys' worth, so that every inner node takes
       // two children or more and the recursion in start_node ends.
-      heap_fill_(std::max(kNodeHeapBytes * fill / kNodeCapacity, 3 * kNodeMaxKeyBytes)) {
+      heap_fill_(small_nodes ? std::max(kSmallNodeHeapBytes * fill / kNodeCapacity,
+                                        3 * kSmallNodeMaxKeyBytes)
+                             : std::max(kNodeHeapBytes * fill / kNodeCapacity,
+                                        3 * kNodeMaxKeyBytes)) {
   SOLO_ASSERT(fill >= 2 && fill <= kNodeCapacity);
   tree_.has_records = has_records;
+  tree_.small_nodes = small_nodes;
 }
 
 BulkBuilder::~BulkBuilder() {
@@ -37,23 +41,24 @@ void BulkBuilder::start_node(int level, const KeyRef& first) {
     // The full node is the root so far: a new root above it (T3: every leaf
     // stays at the same depth).
     SOLO_ASSERT(levels_ < kMaxTreeHeight);
-    Node* root = writer_->new_node(/*is_leaf=*/false);
+    Node* root = writer_->new_node(/*is_leaf=*/false, tree_.small_nodes);
     node_insert_at(root, 0, KeyRef{"", 0, 0}, open_[level]);
     open_[level + 1] = root;
     levels_++;
   }
   if (!has_room(open_[level + 1], first.size)) start_node(level + 1, first);
-  Node* fresh = writer_->new_node(/*is_leaf=*/level == 0);
+  Node* fresh = writer_->new_node(/*is_leaf=*/level == 0, tree_.small_nodes);
   Node* parent = open_[level + 1];
   node_insert_at(parent, parent->count_, first, fresh);
   open_[level] = fresh;
 }
 
 bool BulkBuilder::append(const KeyRef& key, void* value) {
-  SOLO_ASSERT(key.size <= static_cast<uint32_t>(kNodeMaxKeyBytes));
+  SOLO_ASSERT(key.size <= static_cast<uint32_t>(tree_.small_nodes ? kSmallNodeMaxKeyBytes
+                                                                  : kNodeMaxKeyBytes));
   Node* leaf = open_[0];
   if (leaf == nullptr) {
-    leaf = writer_->new_node(/*is_leaf=*/true);
+    leaf = writer_->new_node(/*is_leaf=*/true, tree_.small_nodes);
     open_[0] = leaf;
     levels_ = 1;
   } else {

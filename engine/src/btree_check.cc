@@ -12,6 +12,7 @@ struct CheckState {
   uint64_t max_gen = 0;
   uint32_t height = 0;
   bool has_records = false;
+  bool small_nodes = false;
   uint64_t entries = 0;
   uint64_t bytes = 0;
   std::string error;
@@ -34,9 +35,10 @@ void check_node(CheckState* state, const Node* node, uint32_t depth, const std::
   };
   if (node->gen_ > state->max_gen) return fail("T5: node newer than the view");
   if (node->count_ > kNodeCapacity) return fail("T2: count above capacity");
-  if (node->heap_used_ > kNodeHeapBytes || node->heap_dead_ > node->heap_used_) {
+  if (node->heap_used_ > node_heap_bytes(node) || node->heap_dead_ > node->heap_used_) {
     return fail("T2: heap accounting out of bounds");
   }
+  if ((node->small_ != 0) != state->small_nodes) return fail("T2: node of the wrong class");
   int live = 0;
   for (int idx = 0; idx < node->count_; ++idx) {
     live += node->key_len_[idx];
@@ -105,6 +107,7 @@ std::string btree_check(const TreeState& tree, uint64_t max_gen) {
   state.max_gen = max_gen;
   state.height = tree.height;
   state.has_records = tree.has_records;
+  state.small_nodes = tree.small_nodes;
   check_node(&state, tree.root, 0, nullptr, nullptr, true);
   if (!state.error.empty()) return state.error;
   if (state.entries != tree.count) return "T6: entry count disagrees with the leaves";

@@ -3,28 +3,33 @@
 
 namespace solo::internal {
 
-Node* TreeWriter::new_node(bool is_leaf) {
-  Node* node = static_cast<Node*>(pool_->allocate(sizeof(Node)));
-  node_init(node, is_leaf, gen_);
+Node* TreeWriter::new_node(bool is_leaf, bool small) {
+  uint32_t bytes = node_bytes(small);
+  Node* node = static_cast<Node*>(pool_->allocate(bytes));
+  node_init(node, is_leaf, small, gen_);
   live_nodes_++;
+  live_node_bytes_ += bytes;
   return node;
 }
 
 Node* TreeWriter::writable(Node* node) {
   if (node->gen_ == gen_) return node;
   SOLO_ASSERT(node->gen_ < gen_);
-  Node* copy = static_cast<Node*>(pool_->allocate(sizeof(Node)));
+  uint32_t bytes = node_bytes(node);
+  Node* copy = static_cast<Node*>(pool_->allocate(bytes));
   node_copy(copy, node, gen_);
-  pool_->retire(node, sizeof(Node), ObjectKind::kNode, node->gen_, gen_);
+  pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_);
   return copy;
 }
 
 void TreeWriter::discard(Node* node) {
+  uint32_t bytes = node_bytes(node);
   live_nodes_--;
+  live_node_bytes_ -= bytes;
   if (node->gen_ == gen_) {
-    pool_->free_now(node, sizeof(Node));
+    pool_->free_now(node, bytes);
   } else {
-    pool_->retire(node, sizeof(Node), ObjectKind::kNode, node->gen_, gen_);
+    pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_);
   }
 }
 
@@ -55,10 +60,11 @@ void* btree_replace_at(TreeState* tree, TreeWriter* writer, TreePath* path, void
 
 bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
                void** old) {
-  SOLO_ASSERT(key.size <= static_cast<uint32_t>(kNodeMaxKeyBytes));
+  SOLO_ASSERT(key.size <= static_cast<uint32_t>(tree->small_nodes ? kSmallNodeMaxKeyBytes
+                                                                   : kNodeMaxKeyBytes));
   if (tree->root == nullptr) {
     if (mode == PutMode::kReplace) return false;
-    Node* leaf = writer->new_node(/*is_leaf=*/true);
+    Node* leaf = writer->new_node(/*is_leaf=*/true, tree->small_nodes);
     node_insert_at(leaf, 0, key, value);
     tree->root = leaf;
     tree->height = 1;

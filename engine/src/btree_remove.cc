@@ -55,7 +55,7 @@ void rebalance(TreeState* tree, TreeWriter* writer, TreePath* path, int level) {
   if (left->count_ + right->count_ > kMergeLimit ||
       left->live_heap() + right->live_heap() - (node->is_leaf_ ? 0 : right->key_len_[0]) +
               separator_bytes >
-          kNodeHeapBytes) {
+          node_heap_bytes(left)) {
     return;
   }
 

@@ -25,7 +25,7 @@ void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int le
     return;
   }
 
-  Node* right = writer->new_node(node->is_leaf_ != 0);
+  Node* right = writer->new_node(node->is_leaf_ != 0, node->small_ != 0);
   if (idx == node->count_) {
     node_insert_at(right, 0, key, value);
   } else {
@@ -46,7 +46,7 @@ void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int le
   if (level == 0) {
     // The root split: grow the tree by one level.
     SOLO_ASSERT(tree->height < static_cast<uint32_t>(kMaxTreeHeight));
-    Node* root = writer->new_node(/*is_leaf=*/false);
+    Node* root = writer->new_node(/*is_leaf=*/false, node->small_ != 0);
     KeyRef empty{"", 0, 0};
     node_insert_at(root, 0, empty, node);
     node_insert_at(root, 1, separator_ref, right);

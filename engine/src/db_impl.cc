@@ -535,7 +535,8 @@ void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) 
 void DbImpl::tree_load(TreeId tree, const TreeState& built) {
   SOLO_ASSERT(on_owner_thread());  // invariant 1
   SOLO_ASSERT(!logging_);          // recovery only: nothing of it is logged
-  SOLO_ASSERT(trees_[tree].root == nullptr && trees_[tree].has_records == built.has_records);
+  SOLO_ASSERT(trees_[tree].root == nullptr && trees_[tree].has_records == built.has_records &&
+              trees_[tree].small_nodes == built.small_nodes);
   undo_.add(UndoEntry::Op::kLoaded, tree, {}, nullptr);
   trees_[tree] = built;
   changes_++;
@@ -689,8 +690,7 @@ void DbImpl::store_stats() {
   shared_stats_.commits.store(commits_, relaxed);
   shared_stats_.rollbacks.store(rollbacks_, relaxed);
   shared_stats_.state_bytes.store(roots->state_bytes, relaxed);
-  shared_stats_.node_bytes.store(static_cast<uint64_t>(writer_.live_nodes()) * sizeof(Node),
-                                 relaxed);
+  shared_stats_.node_bytes.store(writer_.live_node_bytes(), relaxed);
   shared_stats_.record_bytes.store(record_bytes_, relaxed);
   shared_stats_.arena_bytes.store(pool_.arena_bytes(), relaxed);
   shared_stats_.retired_pending.store(pool_.retired_pending(), relaxed);

@@ -5,10 +5,11 @@
 
 namespace solo::internal {
 
-void node_init(Node* node, bool is_leaf, uint64_t gen) {
+void node_init(Node* node, bool is_leaf, bool small, uint64_t gen) {
   node->gen_ = gen;
   node->is_leaf_ = is_leaf ? 1 : 0;
   node->last_insert_ = 0;
+  node->small_ = small ? 1 : 0;
   node->count_ = 0;
   node->heap_used_ = 0;
   node->heap_dead_ = 0;
@@ -19,6 +20,7 @@ void node_copy(Node* dst, const Node* src, uint64_t gen) {
   dst->gen_ = gen;
   dst->is_leaf_ = src->is_leaf_;
   dst->last_insert_ = src->last_insert_;
+  dst->small_ = src->small_;
   dst->count_ = static_cast<uint16_t>(count);
   std::memcpy(dst->prefix_, src->prefix_, count * sizeof(uint64_t));
   std::memcpy(dst->key_len_, src->key_len_, count * sizeof(uint16_t));
@@ -55,8 +57,9 @@ void node_compact(Node* node) {
 }
 
 static uint16_t heap_put(Node* node, const char* data, uint32_t size) {
-  if (node->heap_used_ + size > kNodeHeapBytes) node_compact(node);
-  SOLO_ASSERT(node->heap_used_ + size <= kNodeHeapBytes);
+  int capacity = node_heap_bytes(node);
+  if (node->heap_used_ + static_cast<int>(size) > capacity) node_compact(node);
+  SOLO_ASSERT(node->heap_used_ + static_cast<int>(size) <= capacity);
   uint16_t offset = node->heap_used_;
   std::memcpy(node->heap_ + offset, data, size);
   node->heap_used_ = static_cast<uint16_t>(offset + size);
@@ -134,12 +137,12 @@ void node_truncate(Node* node, int new_count) {
 
 int node_split_point(const Node* node) {
   // Each half must keep room for one more maximal key after the split.
-  constexpr int kHalfLimit = kNodeHeapBytes - kNodeMaxKeyBytes;
+  const int half_limit = node_heap_bytes(node) - node_max_key_bytes(node);
   int total = node->live_heap();
   int half = node->count_ / 2;
   int left_bytes = 0;
   for (int idx = 0; idx < half; ++idx) left_bytes += node->key_len_[idx];
-  if (half >= 1 && left_bytes <= kHalfLimit && total - left_bytes <= kHalfLimit) return half;
+  if (half >= 1 && left_bytes <= half_limit && total - left_bytes <= half_limit) return half;
   // Otherwise balance bytes: each side then holds < total/2 + one key.
   int running = 0;
   int split = 0;

@@ -8,6 +8,13 @@
 // Keys live in `heap_` (appended; removed keys leave dead bytes until the
 // node is compacted). `prefix_[i]` holds the first 8 key bytes as a
 // big-endian integer, zero padded, so that most comparisons touch no heap.
+//
+// Two node classes share the layout: a full node has kNodeHeapBytes of key
+// heap; a small node (small_ set) has kSmallNodeHeapBytes and its memory
+// ends there (node_bytes). A tree whose keys are all short by its schema
+// (every key <= kSmallNodeMaxKeyBytes, TreeState::small_nodes) makes only
+// small nodes: TPC-C's keys are 4-6 bytes, and the full heap was 832 of a
+// node's 1,488 bytes.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +29,8 @@ inline constexpr int kNodeCapacity = 32;
 inline constexpr int kNodeHeapBytes = 832;
 inline constexpr int kMaxTreeHeight = 16;
 inline constexpr int kNodeMaxKeyBytes = 200;  // == solo::kMaxKeyBytes
+inline constexpr int kSmallNodeHeapBytes = 256;
+inline constexpr int kSmallNodeMaxKeyBytes = kSmallNodeHeapBytes / 4;
 
 struct KeyRef {
   const char* data;
@@ -46,7 +55,8 @@ struct Node {
   // 1 + the index of the last node_insert_at (0: none), kept across copies:
   // a split after ascending inserts into the middle splits at the insert
   // (btree_split.cc).
-  uint8_t last_insert_;
+  uint8_t last_insert_ : 7;
+  uint8_t small_ : 1;   // the small class: kSmallNodeHeapBytes of heap
   uint16_t count_;      // entries in use
   uint16_t heap_used_;  // bytes of heap_ handed out, live or dead
   uint16_t heap_dead_;  // bytes of removed keys inside [0, heap_used_)
@@ -54,15 +64,31 @@ struct Node {
   uint16_t key_off_[kNodeCapacity];
   uint16_t key_len_[kNodeCapacity];
   void* ptr_[kNodeCapacity];
-  char heap_[kNodeHeapBytes];
+  char heap_[kNodeHeapBytes];  // a small node's memory ends after kSmallNodeHeapBytes
 
   std::string_view key(int idx) const { return {heap_ + key_off_[idx], key_len_[idx]}; }
   Node* child(int idx) const { return static_cast<Node*>(ptr_[idx]); }
   int live_heap() const { return heap_used_ - heap_dead_; }
 };
 static_assert(sizeof(Node) % 16 == 0, "nodes are allocated in 16-byte classes");
+static_assert(kNodeHeapBytes % 16 == kSmallNodeHeapBytes % 16, "so are small ones");
 // A full node can take one more maximal key after a split (see node_split_point).
 static_assert(kNodeHeapBytes >= 4 * kNodeMaxKeyBytes, "heap must hold 4 maximal keys");
+static_assert(kSmallNodeHeapBytes >= 4 * kSmallNodeMaxKeyBytes, "likewise for small nodes");
+static_assert(kSmallNodeHeapBytes >= kNodeCapacity * 8, "a full small node of 8-byte keys");
+
+// Bytes of memory a node of the class takes.
+constexpr uint32_t node_bytes(bool small) {
+  return small ? sizeof(Node) - (kNodeHeapBytes - kSmallNodeHeapBytes) : sizeof(Node);
+}
+inline uint32_t node_bytes(const Node* node) { return node_bytes(node->small_ != 0); }
+inline int node_heap_bytes(const Node* node) {
+  return node->small_ ? kSmallNodeHeapBytes : kNodeHeapBytes;
+}
+// The longest key a node of the class takes.
+inline int node_max_key_bytes(const Node* node) {
+  return node->small_ ? kSmallNodeMaxKeyBytes : kNodeMaxKeyBytes;
+}
 
 // Starts loading the parts of a node a search reads (prefixes, lengths,
 // offsets, pointers: its first 11 cache lines) so that their misses overlap
@@ -122,12 +148,14 @@ inline int node_route(const Node* node, const KeyRef& key) {
   return idx < 0 ? 0 : idx;
 }
 
-void node_init(Node* node, bool is_leaf, uint64_t gen);
-// Copies src into dst (a fresh node) with generation gen, compacting the heap.
+void node_init(Node* node, bool is_leaf, bool small, uint64_t gen);
+// Copies src into dst (a fresh node of src's class) with generation gen,
+// compacting the heap.
 void node_copy(Node* dst, const Node* src, uint64_t gen);
 // True if one more key of key_size bytes fits (after compaction if needed).
 inline bool node_fits(const Node* node, uint32_t key_size) {
-  return node->count_ < kNodeCapacity && node->live_heap() + key_size <= kNodeHeapBytes;
+  return node->count_ < kNodeCapacity &&
+         node->live_heap() + static_cast<int>(key_size) <= node_heap_bytes(node);
 }
 // Whether entries [0, count) of `node` and one more key of key_size bytes
 // fit in one node.
@@ -135,7 +163,7 @@ inline bool node_prefix_fits(const Node* node, int count, uint32_t key_size) {
   if (count + 1 > kNodeCapacity) return false;
   uint32_t bytes = key_size;
   for (int idx = 0; idx < count; ++idx) bytes += node->key_len_[idx];
-  return bytes <= kNodeHeapBytes;
+  return bytes <= static_cast<uint32_t>(node_heap_bytes(node));
 }
 // Preconditions: node_fits(node, key.size), 0 <= idx <= count_.
 void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr);

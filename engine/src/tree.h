@@ -28,6 +28,9 @@ struct TreeState {
   Node* root = nullptr;
   uint32_t height = 0;       // 0: empty tree; 1: root is a leaf
   bool has_records = false;  // leaf values are Record* (a table) or integers (an index)
+  // Every key is <= kSmallNodeMaxKeyBytes (by the schema): the tree makes
+  // small nodes (node.h).
+  bool small_nodes = false;
   uint64_t count = 0;        // entries
   uint64_t bytes = 0;        // encoded key bytes + record sizes
 };
@@ -43,8 +46,9 @@ class TreeWriter {
   void set_gen(uint64_t gen) { gen_ = gen; }
   ObjectPool* pool() const { return pool_; }
   int64_t live_nodes() const { return live_nodes_; }
+  uint64_t live_node_bytes() const { return live_node_bytes_; }
 
-  Node* new_node(bool is_leaf);
+  Node* new_node(bool is_leaf, bool small);
   // `node` itself if made in this generation, else a copy (the original is retired).
   Node* writable(Node* node);
   // `node` left the tree: freed now if made in this generation, else retired.
@@ -54,6 +58,7 @@ class TreeWriter {
   ObjectPool* const pool_;
   uint64_t gen_ = 1;
   int64_t live_nodes_ = 0;
+  uint64_t live_node_bytes_ = 0;
 };
 
 // The path of a descent: node[level] and the index taken in it (at the leaf:
@@ -126,7 +131,8 @@ void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int le
 class BulkBuilder {
  public:
   // fill: entries per node, 2 .. kNodeCapacity (tests use small ones for tall trees).
-  BulkBuilder(TreeWriter* writer, bool has_records, int fill);
+  // small_nodes: as TreeState::small_nodes (every key <= kSmallNodeMaxKeyBytes).
+  BulkBuilder(TreeWriter* writer, bool has_records, bool small_nodes, int fill);
   // Discards the nodes of a tree that finish() did not take (values are not freed).
   ~BulkBuilder();
   BulkBuilder(const BulkBuilder&) = delete;

@@ -1,7 +1,8 @@
 // BulkBuilder (engine/src/btree_bulk.cc): trees built from sorted entries
 // pass btree_check (T1-T6) at every fill, with short and maximal keys and
 // at heights 1 to 4+; they find every key and take ordinary inserts and
-// removes afterwards; an entry out of order or a duplicate is refused.
+// removes afterwards; an entry out of order or a duplicate is refused. Trees
+// of small nodes (keys <= kSmallNodeMaxKeyBytes) likewise.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
@@ -26,8 +27,8 @@ void* value_of(uint64_t idx) {
   return reinterpret_cast<void*>(uintptr_t{idx + 1});
 }
 
-TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill) {
-  BulkBuilder builder(writer, /*has_records=*/false, fill);
+TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill, bool small) {
+  BulkBuilder builder(writer, /*has_records=*/false, small, fill);
   for (uint64_t idx = 0; idx < count; ++idx) {
     std::string key = key_of(idx * 2, pad);  // even: odd keys can be inserted later
     REQUIRE(builder.append(make_key(key), value_of(idx * 2)));
@@ -38,6 +39,7 @@ TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill) {
 }  // namespace
 
 TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
+  const bool small = GENERATE(false, true);
   ObjectPool pool(true);
   TreeWriter writer(&pool);
   struct Shape {
@@ -48,9 +50,13 @@ TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
   for (Shape shape :
        {Shape{0, 0, 32}, Shape{1, 0, 32}, Shape{32, 0, 32}, Shape{33, 0, 32}, Shape{1025, 0, 32},
         Shape{40000, 0, 32}, Shape{40000, 4, 24}, Shape{5000, 0, 2}, Shape{3000, 192, 32},
-        Shape{3000, 192, 24}, Shape{777, 100, 3}}) {
-    INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill);
-    TreeState tree = build(&writer, shape.count, shape.pad, shape.fill);
+        Shape{3000, 192, 24}, Shape{777, 100, 3}, Shape{3000, 56, 32}, Shape{3000, 56, 5}}) {
+    // Keys are 8 + pad bytes: small nodes take up to kSmallNodeMaxKeyBytes.
+    if (small && 8 + shape.pad > static_cast<size_t>(kSmallNodeMaxKeyBytes)) continue;
+    INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill << " small "
+                  << small);
+    TreeState tree = build(&writer, shape.count, shape.pad, shape.fill, small);
+    REQUIRE(tree.small_nodes == small);
     REQUIRE(btree_check(tree, writer.gen()) == "");
     REQUIRE(tree.count == shape.count);
     REQUIRE(tree.bytes == shape.count * (8 + shape.pad));
@@ -86,7 +92,7 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
   TreeWriter writer(&pool);
   const int64_t nodes_before = writer.live_nodes();
   {
-    BulkBuilder builder(&writer, /*has_records=*/false, 32);
+    BulkBuilder builder(&writer, /*has_records=*/false, /*small_nodes=*/false, 32);
     for (uint64_t idx = 0; idx < 100; ++idx) {
       REQUIRE(builder.append(make_key(key_of(idx, 0)), value_of(idx)));
     }
@@ -99,7 +105,7 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
     // Destroyed without finish(): its nodes are discarded.
   }
   REQUIRE(writer.live_nodes() == nodes_before);
-  BulkBuilder builder(&writer, /*has_records=*/false, 32);
+  BulkBuilder builder(&writer, /*has_records=*/false, /*small_nodes=*/false, 32);
   REQUIRE(builder.append(make_key(key_of(5, 0)), value_of(5)));
   TreeState tree = builder.finish();
   REQUIRE(tree.count == 1);
@@ -129,13 +135,18 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   // TPC-C's order lines: ten districts loaded in key order, then each gets
   // new keys at the end of its own range, in turns. Splitting in the middle
   // there left one half-full leaf behind per split.
+  // Full nodes take 32 16-byte keys, small ones 32 8-byte keys.
+  const bool small = GENERATE(false, true);
+  const size_t pad = small ? 0 : 8;
   ObjectPool pool(true);
   TreeWriter writer(&pool);
   constexpr uint64_t kDistricts = 10;
   constexpr uint64_t kLoaded = 3000;  // per district
   constexpr uint64_t kAdded = 6000;   // per district
-  auto key_for = [](uint64_t district, uint64_t seq) { return key_of(district << 32 | seq, 8); };
-  BulkBuilder builder(&writer, /*has_records=*/false, kNodeCapacity);
+  auto key_for = [pad](uint64_t district, uint64_t seq) {
+    return key_of(district << 32 | seq, pad);
+  };
+  BulkBuilder builder(&writer, /*has_records=*/false, small, kNodeCapacity);
   for (uint64_t district = 0; district < kDistricts; ++district) {
     for (uint64_t seq = 0; seq < kLoaded; ++seq) {
       REQUIRE(builder.append(make_key(key_for(district, seq)), value_of(seq)));
@@ -155,10 +166,11 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   count_nodes(tree.root, 0, &per_level);
   const double per_leaf = static_cast<double>(tree.count) / static_cast<double>(per_level.back());
   INFO("entries per leaf " << per_leaf << " (capacity " << kNodeCapacity << ")");
-  // 16-byte keys: 32 fit. Middle splits gave ~17 per leaf.
+  // 32 keys fit. Middle splits gave ~17 per leaf.
   CHECK(per_leaf > 0.9 * kNodeCapacity);
   // The same keys in random order still split in the middle (~69% full).
   TreeState shuffled{};
+  shuffled.small_nodes = small;
   std::vector<std::string> keys;
   for (uint64_t district = 0; district < kDistricts; ++district) {
     for (uint64_t seq = 0; seq < kLoaded; ++seq) keys.push_back(key_for(district, seq));
