@@ -12,7 +12,6 @@ struct CheckState {
   uint64_t max_gen = 0;
   uint32_t height = 0;
   bool has_records = false;
-  bool small_nodes = false;
   uint64_t entries = 0;
   uint64_t bytes = 0;
   std::string error;
@@ -35,18 +34,22 @@ void check_node(CheckState* state, const Node* node, uint32_t depth, const std::
   };
   if (node->gen_ > state->max_gen) return fail("T5: node newer than the view");
   if (node->count_ > kNodeCapacity) return fail("T2: count above capacity");
+  if (node->class_ >= kNodeClasses) return fail("T2: no such node class");
   if (node->heap_used_ > node_heap_bytes(node) || node->heap_dead_ > node->heap_used_) {
     return fail("T2: heap accounting out of bounds");
   }
-  if ((node->small_ != 0) != state->small_nodes) return fail("T2: node of the wrong class");
   int live = 0;
   for (int idx = 0; idx < node->count_; ++idx) {
-    live += node->key_len_[idx];
-    if (node->key_off_[idx] + node->key_len_[idx] > node->heap_used_) {
+    uint32_t len = node->key_len_[idx];
+    if (static_cast<int>(len) > node_max_key_bytes(node)) return fail("T2: key too long for the class");
+    live += heap_len(len);
+    if (heap_len(len) != 0 && node->key_off_[idx] + len > node->heap_used_) {
       return fail("T2: key outside the used heap");
     }
     std::string_view key = node->key(idx);
-    if (node->prefix_[idx] != key_prefix(key.data(), key.size())) return fail("T2: stale prefix");
+    if (node->prefix(idx) != key_prefix(key.data(), key.size())) return fail("T2: stale prefix");
+    // An inline key's head is zero padded (comparisons of heads rely on it).
+    if (len < 8 && (node->prefix(idx) << (8 * len)) != 0) return fail("T2: head not zero padded");
   }
   if (live != node->live_heap()) return fail("T2: live heap bytes disagree with the keys");
   bool is_leaf = node->is_leaf_ != 0;
@@ -107,7 +110,6 @@ std::string btree_check(const TreeState& tree, uint64_t max_gen) {
   state.max_gen = max_gen;
   state.height = tree.height;
   state.has_records = tree.has_records;
-  state.small_nodes = tree.small_nodes;
   check_node(&state, tree.root, 0, nullptr, nullptr, true);
   if (!state.error.empty()) return state.error;
   if (state.entries != tree.count) return "T6: entry count disagrees with the leaves";

@@ -3,13 +3,24 @@
 
 namespace solo::internal {
 
-Node* TreeWriter::new_node(bool is_leaf, bool small) {
-  uint32_t bytes = node_bytes(small);
+Node* TreeWriter::new_node(bool is_leaf, int node_class) {
+  uint32_t bytes = node_bytes(node_class);
   Node* node = static_cast<Node*>(pool_->allocate(bytes));
-  node_init(node, is_leaf, small, gen_);
+  node_init(node, is_leaf, node_class, gen_);
   live_nodes_++;
   live_node_bytes_ += bytes;
   return node;
+}
+
+Node* TreeWriter::copy_as(Node* node, int node_class) {
+  SOLO_ASSERT(node->gen_ == gen_ && node_class >= node->class_);
+  uint32_t bytes = node_bytes(node_class);
+  Node* copy = static_cast<Node*>(pool_->allocate(bytes));
+  node_copy(copy, node, gen_, node_class);
+  live_nodes_++;
+  live_node_bytes_ += bytes;
+  discard(node);
+  return copy;
 }
 
 Node* TreeWriter::writable(Node* node) {
@@ -60,11 +71,10 @@ void* btree_replace_at(TreeState* tree, TreeWriter* writer, TreePath* path, void
 
 bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* value, PutMode mode,
                void** old) {
-  SOLO_ASSERT(key.size <= static_cast<uint32_t>(tree->small_nodes ? kSmallNodeMaxKeyBytes
-                                                                   : kNodeMaxKeyBytes));
+  SOLO_ASSERT(key.size <= static_cast<uint32_t>(kNodeMaxKeyBytes));
   if (tree->root == nullptr) {
     if (mode == PutMode::kReplace) return false;
-    Node* leaf = writer->new_node(/*is_leaf=*/true, tree->small_nodes);
+    Node* leaf = writer->new_node(/*is_leaf=*/true, node_class_for_key(key.size));
     node_insert_at(leaf, 0, key, value);
     tree->root = leaf;
     tree->height = 1;

@@ -6,6 +6,8 @@
 // split them again); an empty node is always unlinked. Merging pulls the
 // parent's separator down as the right node's first key. The root shrinks
 // when an inner root is left with one child.
+#include <algorithm>
+
 #include "tree.h"
 
 namespace solo::internal {
@@ -51,24 +53,29 @@ void rebalance(TreeState* tree, TreeWriter* writer, TreePath* path, int level) {
   }
   Node* left = parent->child(left_idx);
   Node* right = parent->child(left_idx + 1);
-  int separator_bytes = node->is_leaf_ ? 0 : parent->key_len_[left_idx + 1];
+  // The merged node: right's keys (an inner node's key 0 replaced by the
+  // separator) in left, of the larger class of the two (and of one that
+  // takes the separator).
+  int separator_bytes = node->is_leaf_ ? 0 : heap_len(parent->key_len_[left_idx + 1]);
+  int merged_class = std::max<int>(left->class_, right->class_);
+  if (!node->is_leaf_) {
+    merged_class = std::max(merged_class, node_class_for_key(parent->key_len_[left_idx + 1]));
+  }
   if (left->count_ + right->count_ > kMergeLimit ||
-      left->live_heap() + right->live_heap() - (node->is_leaf_ ? 0 : right->key_len_[0]) +
+      left->live_heap() + right->live_heap() - (node->is_leaf_ ? 0 : heap_len(right->key_len_[0])) +
               separator_bytes >
-          node_heap_bytes(left)) {
+          kClassHeapBytes[merged_class]) {
     return;
   }
 
   // Merge right into left. Only left changes; right is read and discarded.
   left = writer->writable(left);
+  if (left->class_ < merged_class) left = writer->copy_as(left, merged_class);
   parent->ptr_[left_idx] = left;
   if (node->is_leaf_) {
     node_append(left, right, 0, right->count_);
   } else {
-    std::string_view separator = parent->key(left_idx + 1);
-    KeyRef separator_ref{separator.data(), static_cast<uint32_t>(separator.size()),
-                         parent->prefix_[left_idx + 1]};
-    node_insert_at(left, left->count_, separator_ref, right->ptr_[0]);
+    node_insert_at(left, left->count_, parent->key_ref(left_idx + 1), right->ptr_[0]);
     node_append(left, right, 1, right->count_);
   }
   node_remove_at(parent, left_idx + 1);

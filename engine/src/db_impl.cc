@@ -535,8 +535,7 @@ void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) 
 void DbImpl::tree_load(TreeId tree, const TreeState& built) {
   SOLO_ASSERT(on_owner_thread());  // invariant 1
   SOLO_ASSERT(!logging_);          // recovery only: nothing of it is logged
-  SOLO_ASSERT(trees_[tree].root == nullptr && trees_[tree].has_records == built.has_records &&
-              trees_[tree].small_nodes == built.small_nodes);
+  SOLO_ASSERT(trees_[tree].root == nullptr && trees_[tree].has_records == built.has_records);
   undo_.add(UndoEntry::Op::kLoaded, tree, {}, nullptr);
   trees_[tree] = built;
   changes_++;

@@ -1,7 +1,6 @@
 // Memcomparable key encoding (engine/README.md "Key encoding").
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -171,34 +170,6 @@ Status append_row_key(const TableSchema& schema, std::span<const uint32_t> colum
     append_key_view(column, view, out);
   }
   return Status::OK();
-}
-
-size_t max_key_bytes(const TableSchema& schema, std::span<const uint32_t> columns) {
-  // put_key_int of the largest magnitude the type holds: a tag, then the bytes.
-  auto int_bytes = [](uint64_t max_magnitude) { return size_t{1} + magnitude_bytes(max_magnitude); };
-  size_t total = 0;
-  for (uint32_t column_idx : columns) {
-    if (column_idx >= schema.columns.size()) return SIZE_MAX;
-    const ColumnDef& column = schema.columns[column_idx];
-    if (!column.not_null) total += 1;  // the NULL marker
-    switch (column.type) {
-      case Type::kSmallInt: total += int_bytes(uint64_t{1} << 15); break;
-      case Type::kInteger: total += int_bytes(uint64_t{1} << 31); break;
-      case Type::kDecimal: {
-        uint64_t limit = 1;
-        for (int digit = 0; digit < column.precision; ++digit) limit *= 10;
-        total += int_bytes(limit);
-        break;
-      }
-      case Type::kBigInt:
-      case Type::kTimestamp: total += int_bytes(uint64_t{1} << 63); break;
-      case Type::kDouble: total += 8; break;
-      case Type::kChar:
-      case Type::kVarChar: total += 2 * size_t{column.length} + 2; break;  // every byte escaped
-      case Type::kText: return SIZE_MAX;
-    }
-  }
-  return total;
 }
 
 std::string prefix_successor(std::string_view prefix) {

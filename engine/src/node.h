@@ -5,18 +5,23 @@
 // its key i is a lower bound of child i's keys (key 0 of the leftmost inner
 // node of a level is not used for routing).
 //
-// Keys live in `heap_` (appended; removed keys leave dead bytes until the
-// node is compacted). `prefix_[i]` holds the first 8 key bytes as a
-// big-endian integer, zero padded, so that most comparisons touch no heap.
+// A key of up to 8 bytes lives in `head_` alone (its bytes as they are, zero
+// padded); a longer key has its first 8 bytes there and the whole key in
+// `heap_` (appended; removed keys leave dead bytes until the node is
+// compacted). Comparisons read `head_` as a big-endian integer first, so
+// most of them touch no heap.
 //
-// Two node classes share the layout: a full node has kNodeHeapBytes of key
-// heap; a small node (small_ set) has kSmallNodeHeapBytes and its memory
-// ends there (node_bytes). A tree whose keys are all short by its schema
-// (every key <= kSmallNodeMaxKeyBytes, TreeState::small_nodes) makes only
-// small nodes: TPC-C's keys are 4-6 bytes, and the full heap was 832 of a
-// node's 1,488 bytes.
+// Node classes differ in the size of the heap (engine/README.md "Node
+// layout"): class 0 has none (every key <= 8 bytes), classes 1-5 have 64,
+// 128, 256, 512 and 832 bytes, and a node's memory ends where its heap does
+// (node_bytes). A node of class c holds keys of up to node_max_key_bytes
+// (a quarter of its heap, so a split leaves each half room for one more);
+// a node that must take a longer key, or whose heap fills while it holds
+// few entries, is replaced by a copy of a larger class (btree_split.cc).
+// TPC-C's keys are mostly <= 8 bytes: their nodes are 656 bytes, not 1,488.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -26,16 +31,20 @@
 namespace solo::internal {
 
 inline constexpr int kNodeCapacity = 32;
-inline constexpr int kNodeHeapBytes = 832;
+inline constexpr int kNodeClasses = 6;
+inline constexpr int kNodeHeapBytes = 832;  // the largest class's
 inline constexpr int kMaxTreeHeight = 16;
 inline constexpr int kNodeMaxKeyBytes = 200;  // == solo::kMaxKeyBytes
-inline constexpr int kSmallNodeHeapBytes = 256;
-inline constexpr int kSmallNodeMaxKeyBytes = kSmallNodeHeapBytes / 4;
+inline constexpr int kInlineKeyBytes = 8;     // keys this long live in head_ alone
+
+inline constexpr int kClassHeapBytes[kNodeClasses] = {0, 64, 128, 256, 512, kNodeHeapBytes};
+inline constexpr int kClassMaxKeyBytes[kNodeClasses] = {kInlineKeyBytes, 16, 32, 64, 128,
+                                                         kNodeMaxKeyBytes};
 
 struct KeyRef {
   const char* data;
   uint32_t size;
-  uint64_t prefix;
+  uint64_t prefix;  // the first 8 bytes, big-endian, zero padded (key_prefix)
 };
 
 inline uint64_t key_prefix(const char* data, size_t size) {
@@ -48,50 +57,64 @@ inline KeyRef make_key(std::string_view key) {
   return KeyRef{key.data(), static_cast<uint32_t>(key.size()), key_prefix(key.data(), key.size())};
 }
 
+// Heap bytes a key of `size` takes: none if it fits in head_.
+inline int heap_len(uint32_t size) { return size > kInlineKeyBytes ? static_cast<int>(size) : 0; }
+
 struct Node {
   // Immutable once the node's generation is published (invariant 2).
   uint64_t gen_;        // generation the node was made in
-  uint8_t is_leaf_;
+  uint8_t is_leaf_ : 1;
+  uint8_t class_ : 3;   // 0 .. kNodeClasses - 1: the size of heap_
   // 1 + the index of the last node_insert_at (0: none), kept across copies:
   // a split after ascending inserts into the middle splits at the insert
   // (btree_split.cc).
-  uint8_t last_insert_ : 7;
-  uint8_t small_ : 1;   // the small class: kSmallNodeHeapBytes of heap
+  uint8_t last_insert_;
   uint16_t count_;      // entries in use
   uint16_t heap_used_;  // bytes of heap_ handed out, live or dead
   uint16_t heap_dead_;  // bytes of removed keys inside [0, heap_used_)
-  uint64_t prefix_[kNodeCapacity];
-  uint16_t key_off_[kNodeCapacity];
+  uint64_t head_[kNodeCapacity];  // first 8 key bytes as stored, zero padded
+  uint16_t key_off_[kNodeCapacity];  // in heap_ (keys longer than 8 bytes)
   uint16_t key_len_[kNodeCapacity];
   void* ptr_[kNodeCapacity];
-  char heap_[kNodeHeapBytes];  // a small node's memory ends after kSmallNodeHeapBytes
+  char heap_[kNodeHeapBytes];  // a node's memory ends after its class's heap
 
-  std::string_view key(int idx) const { return {heap_ + key_off_[idx], key_len_[idx]}; }
+  std::string_view key(int idx) const {
+    uint32_t len = key_len_[idx];
+    const char* data = len <= kInlineKeyBytes ? reinterpret_cast<const char*>(head_ + idx)
+                                              : heap_ + key_off_[idx];
+    return {data, len};
+  }
+  // head_[idx] as a big-endian integer: KeyRef::prefix of key idx.
+  uint64_t prefix(int idx) const { return __builtin_bswap64(head_[idx]); }
+  KeyRef key_ref(int idx) const {
+    std::string_view bytes = key(idx);
+    return KeyRef{bytes.data(), key_len_[idx], prefix(idx)};
+  }
   Node* child(int idx) const { return static_cast<Node*>(ptr_[idx]); }
   int live_heap() const { return heap_used_ - heap_dead_; }
 };
 static_assert(sizeof(Node) % 16 == 0, "nodes are allocated in 16-byte classes");
-static_assert(kNodeHeapBytes % 16 == kSmallNodeHeapBytes % 16, "so are small ones");
-// A full node can take one more maximal key after a split (see node_split_point).
+static_assert(offsetof(Node, heap_) % 16 == 0, "so are smaller ones");
 static_assert(kNodeHeapBytes >= 4 * kNodeMaxKeyBytes, "heap must hold 4 maximal keys");
-static_assert(kSmallNodeHeapBytes >= 4 * kSmallNodeMaxKeyBytes, "likewise for small nodes");
-static_assert(kSmallNodeHeapBytes >= kNodeCapacity * 8, "a full small node of 8-byte keys");
 
-// Bytes of memory a node of the class takes.
-constexpr uint32_t node_bytes(bool small) {
-  return small ? sizeof(Node) - (kNodeHeapBytes - kSmallNodeHeapBytes) : sizeof(Node);
+// Bytes of memory a node of class `node_class` takes.
+constexpr uint32_t node_bytes(int node_class) {
+  return static_cast<uint32_t>(sizeof(Node) - kNodeHeapBytes + kClassHeapBytes[node_class]);
 }
-inline uint32_t node_bytes(const Node* node) { return node_bytes(node->small_ != 0); }
-inline int node_heap_bytes(const Node* node) {
-  return node->small_ ? kSmallNodeHeapBytes : kNodeHeapBytes;
-}
-// The longest key a node of the class takes.
-inline int node_max_key_bytes(const Node* node) {
-  return node->small_ ? kSmallNodeMaxKeyBytes : kNodeMaxKeyBytes;
+inline uint32_t node_bytes(const Node* node) { return node_bytes(node->class_); }
+inline int node_heap_bytes(const Node* node) { return kClassHeapBytes[node->class_]; }
+// The longest key a node of the class takes: a split leaves each half room
+// for one more (a quarter of the heap).
+inline int node_max_key_bytes(const Node* node) { return kClassMaxKeyBytes[node->class_]; }
+// The smallest class whose nodes take a key of `key_size` bytes.
+inline int node_class_for_key(uint32_t key_size) {
+  int node_class = 0;
+  while (kClassMaxKeyBytes[node_class] < static_cast<int>(key_size)) node_class++;
+  return node_class;
 }
 
-// Starts loading the parts of a node a search reads (prefixes, lengths,
-// offsets, pointers: its first 11 cache lines) so that their misses overlap
+// Starts loading the parts of a node a search reads (heads, offsets,
+// lengths, pointers: its first 11 cache lines) so that their misses overlap
 // instead of following one another down the binary search.
 inline void node_prefetch(const Node* node) {
   const char* base = reinterpret_cast<const char*>(node);
@@ -100,7 +123,7 @@ inline void node_prefetch(const Node* node) {
 
 // <0, 0, >0 as key idx of `node` is less than, equal to, greater than `key`.
 inline int node_compare(const Node* node, int idx, const KeyRef& key) {
-  uint64_t prefix = node->prefix_[idx];
+  uint64_t prefix = node->prefix(idx);
   if (prefix != key.prefix) return prefix < key.prefix ? -1 : 1;
   uint32_t len = node->key_len_[idx];
   uint32_t common = len < key.size ? len : key.size;
@@ -148,28 +171,40 @@ inline int node_route(const Node* node, const KeyRef& key) {
   return idx < 0 ? 0 : idx;
 }
 
-void node_init(Node* node, bool is_leaf, bool small, uint64_t gen);
-// Copies src into dst (a fresh node of src's class) with generation gen,
-// compacting the heap.
-void node_copy(Node* dst, const Node* src, uint64_t gen);
+void node_init(Node* node, bool is_leaf, int node_class, uint64_t gen);
+// Copies src into dst (a fresh node of class dst_class >= src's) with
+// generation gen, compacting the heap.
+void node_copy(Node* dst, const Node* src, uint64_t gen, int dst_class);
+inline void node_copy(Node* dst, const Node* src, uint64_t gen) {
+  node_copy(dst, src, gen, src->class_);
+}
 // True if one more key of key_size bytes fits (after compaction if needed).
 inline bool node_fits(const Node* node, uint32_t key_size) {
-  return node->count_ < kNodeCapacity &&
-         node->live_heap() + static_cast<int>(key_size) <= node_heap_bytes(node);
+  return node->count_ < kNodeCapacity && static_cast<int>(key_size) <= node_max_key_bytes(node) &&
+         node->live_heap() + heap_len(key_size) <= node_heap_bytes(node);
 }
 // Whether entries [0, count) of `node` and one more key of key_size bytes
-// fit in one node.
+// fit in one node of its class.
 inline bool node_prefix_fits(const Node* node, int count, uint32_t key_size) {
-  if (count + 1 > kNodeCapacity) return false;
-  uint32_t bytes = key_size;
-  for (int idx = 0; idx < count; ++idx) bytes += node->key_len_[idx];
-  return bytes <= static_cast<uint32_t>(node_heap_bytes(node));
+  if (count + 1 > kNodeCapacity || static_cast<int>(key_size) > node_max_key_bytes(node)) {
+    return false;
+  }
+  int bytes = heap_len(key_size);
+  for (int idx = 0; idx < count; ++idx) bytes += heap_len(node->key_len_[idx]);
+  return bytes <= node_heap_bytes(node);
+}
+// The smallest class whose nodes take every entry of `node` and one more key
+// of key_size bytes (kNodeClasses if none: then it must split).
+inline int node_class_to_take(const Node* node, uint32_t key_size) {
+  int node_class = node_class_for_key(key_size);
+  if (node_class < node->class_) node_class = node->class_;
+  int bytes = node->live_heap() + heap_len(key_size);
+  while (node_class < kNodeClasses && kClassHeapBytes[node_class] < bytes) node_class++;
+  return node_class;
 }
 // Preconditions: node_fits(node, key.size), 0 <= idx <= count_.
 void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr);
 void node_remove_at(Node* node, int idx);
-// Replaces key idx. Precondition: the new key fits in the heap.
-void node_set_key(Node* node, int idx, const KeyRef& key);
 // Appends entries [from, to) of src to dst. Precondition: they fit.
 void node_append(Node* dst, const Node* src, int from, int to);
 // Drops entries [new_count, count_).

@@ -2,7 +2,6 @@
 
 #include <span>
 
-#include "node.h"
 #include "solo/codec.h"
 
 namespace solo::internal {
@@ -17,17 +16,6 @@ Status build_index_key(const TableSchema& schema, const IndexSchema& index, std:
   out->append(primary_key);
   if (out->size() > kMaxKeyBytes) return Status::InvalidArgument("index key too long");
   return Status::OK();
-}
-
-bool table_small_nodes(const TableSchema& schema) {
-  return max_key_bytes(schema, schema.primary_key) <= static_cast<size_t>(kSmallNodeMaxKeyBytes);
-}
-
-bool index_small_nodes(const TableSchema& schema, const IndexSchema& index) {
-  size_t columns = max_key_bytes(schema, index.columns);
-  size_t primary = max_key_bytes(schema, schema.primary_key);
-  return columns <= static_cast<size_t>(kSmallNodeMaxKeyBytes) &&
-         primary <= static_cast<size_t>(kSmallNodeMaxKeyBytes) - columns;
 }
 
 Status row_primary_key(const TableSchema& schema, std::string_view row, std::string* out) {

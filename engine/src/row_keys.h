@@ -22,11 +22,6 @@ Status build_index_key(const TableSchema& schema, const IndexSchema& index, std:
                        std::string_view primary_key, std::string* out, uint32_t* part_size,
                        bool* has_null);
 
-// Whether every key of the table's tree, or of the index's, is short enough
-// for small nodes (TreeState::small_nodes): max_key_bytes <= kSmallNodeMaxKeyBytes.
-bool table_small_nodes(const TableSchema& schema);
-bool index_small_nodes(const TableSchema& schema, const IndexSchema& index);
-
 // Sets *out to the primary key of an encoded row of `schema`.
 Status row_primary_key(const TableSchema& schema, std::string_view row, std::string* out);
 

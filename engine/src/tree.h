@@ -28,9 +28,6 @@ struct TreeState {
   Node* root = nullptr;
   uint32_t height = 0;       // 0: empty tree; 1: root is a leaf
   bool has_records = false;  // leaf values are Record* (a table) or integers (an index)
-  // Every key is <= kSmallNodeMaxKeyBytes (by the schema): the tree makes
-  // small nodes (node.h).
-  bool small_nodes = false;
   uint64_t count = 0;        // entries
   uint64_t bytes = 0;        // encoded key bytes + record sizes
 };
@@ -48,7 +45,10 @@ class TreeWriter {
   int64_t live_nodes() const { return live_nodes_; }
   uint64_t live_node_bytes() const { return live_node_bytes_; }
 
-  Node* new_node(bool is_leaf, bool small);
+  Node* new_node(bool is_leaf, int node_class);
+  // A copy of `node` (made in this generation) of class node_class (>= its
+  // own), which takes its place; `node` is freed.
+  Node* copy_as(Node* node, int node_class);
   // `node` itself if made in this generation, else a copy (the original is retired).
   Node* writable(Node* node);
   // `node` left the tree: freed now if made in this generation, else retired.
@@ -125,14 +125,15 @@ void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int le
 // left to right, each up to `fill` entries and fill/32 of its key heap, and
 // links each new node into the rightmost node of the level above at once,
 // growing the root as needed, so every node it made is reachable from the
-// root being built. Nodes come from `writer` (its current generation). The
-// result satisfies T1-T6 and its count and bytes are exact. Owner thread only.
-// (Heap share: at least 3 maximal keys, so small fills still take any key.)
+// root being built. Nodes come from `writer` (its current generation); each
+// is of the smallest class that takes its keys (node.h). The result
+// satisfies T1-T6 and its count and bytes are exact. Owner thread only.
+// (Heap share: at least 3 of the class's longest keys, so small fills still
+// take any key.)
 class BulkBuilder {
  public:
   // fill: entries per node, 2 .. kNodeCapacity (tests use small ones for tall trees).
-  // small_nodes: as TreeState::small_nodes (every key <= kSmallNodeMaxKeyBytes).
-  BulkBuilder(TreeWriter* writer, bool has_records, bool small_nodes, int fill);
+  BulkBuilder(TreeWriter* writer, bool has_records, int fill);
   // Discards the nodes of a tree that finish() did not take (values are not freed).
   ~BulkBuilder();
   BulkBuilder(const BulkBuilder&) = delete;
@@ -148,16 +149,18 @@ class BulkBuilder {
   uint64_t count() const { return tree_.count; }
 
  private:
-  bool has_room(const Node* node, uint32_t key_size) const {
-    return node->count_ < fill_ && node->live_heap() + static_cast<int>(key_size) <= heap_fill_;
-  }
+  // Heap bytes a bulk-built node of the class fills.
+  int heap_fill(int node_class) const;
+  bool has_room(const Node* node, uint32_t key_size) const;
+  // Whether open_[level] takes a key of key_size bytes, after becoming a
+  // copy of a larger class if that gives it room.
+  bool take(int level, uint32_t key_size);
   // open_[level] has no room: starts a new node there whose first key will be
   // `first`, and links it into the level above (which may start a node too).
   void start_node(int level, const KeyRef& first);
 
   TreeWriter* const writer_;
   const int fill_;
-  const int heap_fill_;
   TreeState tree_;
   // The rightmost node of each level, 0 = leaves; levels_ of them are in use.
   Node* open_[kMaxTreeHeight] = {};

@@ -163,7 +163,6 @@ Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
   db_->set_catalog(std::move(catalog));
   TreeState tree;
   tree.has_records = true;
-  tree.small_nodes = internal::table_small_nodes(schema);
   db_->add_tree(tree);
   db_->log_ddl(internal::LogEntry::kCreateTable, info->id, &schema, nullptr);
   refresh_view();
@@ -184,7 +183,6 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
   // Fill the new tree from the table's rows before anything is logged.
   TreeState tree;
   tree.has_records = false;
-  tree.small_nodes = internal::index_small_nodes(table->schema, schema);
   std::string key;
   Result<Cursor> cursor = scan(table->id, KeyRange::All());
   for (; cursor->valid(); cursor->next()) {

@@ -1,9 +1,10 @@
 // BulkBuilder (engine/src/btree_bulk.cc): trees built from sorted entries
 // pass btree_check (T1-T6) at every fill, with short and maximal keys and
 // at heights 1 to 4+; they find every key and take ordinary inserts and
-// removes afterwards; an entry out of order or a duplicate is refused. Trees
-// of small nodes (keys <= kSmallNodeMaxKeyBytes) likewise.
+// removes afterwards; an entry out of order or a duplicate is refused. Each
+// node is of the smallest class that takes its keys (node.h).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,8 +28,8 @@ void* value_of(uint64_t idx) {
   return reinterpret_cast<void*>(uintptr_t{idx + 1});
 }
 
-TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill, bool small) {
-  BulkBuilder builder(writer, /*has_records=*/false, small, fill);
+TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill) {
+  BulkBuilder builder(writer, /*has_records=*/false, fill);
   for (uint64_t idx = 0; idx < count; ++idx) {
     std::string key = key_of(idx * 2, pad);  // even: odd keys can be inserted later
     REQUIRE(builder.append(make_key(key), value_of(idx * 2)));
@@ -39,7 +40,6 @@ TreeState build(TreeWriter* writer, uint64_t count, size_t pad, int fill, bool s
 }  // namespace
 
 TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
-  const bool small = GENERATE(false, true);
   ObjectPool pool(true);
   TreeWriter writer(&pool);
   struct Shape {
@@ -50,13 +50,9 @@ TEST_CASE("bulk-built trees are sound at every fill, key size and height") {
   for (Shape shape :
        {Shape{0, 0, 32}, Shape{1, 0, 32}, Shape{32, 0, 32}, Shape{33, 0, 32}, Shape{1025, 0, 32},
         Shape{40000, 0, 32}, Shape{40000, 4, 24}, Shape{5000, 0, 2}, Shape{3000, 192, 32},
-        Shape{3000, 192, 24}, Shape{777, 100, 3}, Shape{3000, 56, 32}, Shape{3000, 56, 5}}) {
-    // Keys are 8 + pad bytes: small nodes take up to kSmallNodeMaxKeyBytes.
-    if (small && 8 + shape.pad > static_cast<size_t>(kSmallNodeMaxKeyBytes)) continue;
-    INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill << " small "
-                  << small);
-    TreeState tree = build(&writer, shape.count, shape.pad, shape.fill, small);
-    REQUIRE(tree.small_nodes == small);
+        Shape{3000, 192, 24}, Shape{777, 100, 3}}) {
+    INFO("count " << shape.count << " pad " << shape.pad << " fill " << shape.fill);
+    TreeState tree = build(&writer, shape.count, shape.pad, shape.fill);
     REQUIRE(btree_check(tree, writer.gen()) == "");
     REQUIRE(tree.count == shape.count);
     REQUIRE(tree.bytes == shape.count * (8 + shape.pad));
@@ -92,7 +88,7 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
   TreeWriter writer(&pool);
   const int64_t nodes_before = writer.live_nodes();
   {
-    BulkBuilder builder(&writer, /*has_records=*/false, /*small_nodes=*/false, 32);
+    BulkBuilder builder(&writer, /*has_records=*/false, 32);
     for (uint64_t idx = 0; idx < 100; ++idx) {
       REQUIRE(builder.append(make_key(key_of(idx, 0)), value_of(idx)));
     }
@@ -105,7 +101,7 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
     // Destroyed without finish(): its nodes are discarded.
   }
   REQUIRE(writer.live_nodes() == nodes_before);
-  BulkBuilder builder(&writer, /*has_records=*/false, /*small_nodes=*/false, 32);
+  BulkBuilder builder(&writer, /*has_records=*/false, 32);
   REQUIRE(builder.append(make_key(key_of(5, 0)), value_of(5)));
   TreeState tree = builder.finish();
   REQUIRE(tree.count == 1);
@@ -121,12 +117,16 @@ TEST_CASE("a bulk build refuses keys out of order and duplicates") {
 
 namespace {
 
-// Nodes per level of a tree, root first.
-void count_nodes(const Node* node, uint32_t depth, std::vector<uint64_t>* per_level) {
+// Nodes per level of a tree, root first; the largest class among them.
+void count_nodes(const Node* node, uint32_t depth, std::vector<uint64_t>* per_level,
+                 int* max_class = nullptr) {
   if (per_level->size() <= depth) per_level->resize(depth + 1);
   (*per_level)[depth]++;
+  if (max_class != nullptr) *max_class = std::max<int>(*max_class, node->class_);
   if (node->is_leaf_) return;
-  for (int idx = 0; idx < node->count_; ++idx) count_nodes(node->child(idx), depth + 1, per_level);
+  for (int idx = 0; idx < node->count_; ++idx) {
+    count_nodes(node->child(idx), depth + 1, per_level, max_class);
+  }
 }
 
 }  // namespace
@@ -135,9 +135,9 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   // TPC-C's order lines: ten districts loaded in key order, then each gets
   // new keys at the end of its own range, in turns. Splitting in the middle
   // there left one half-full leaf behind per split.
-  // Full nodes take 32 16-byte keys, small ones 32 8-byte keys.
-  const bool small = GENERATE(false, true);
-  const size_t pad = small ? 0 : 8;
+  // 8-byte keys live in the nodes' heads (class 0, 656 bytes); 16-byte ones
+  // need a heap: their nodes grow to the class that takes 32 of them.
+  const size_t pad = GENERATE(0u, 8u);
   ObjectPool pool(true);
   TreeWriter writer(&pool);
   constexpr uint64_t kDistricts = 10;
@@ -146,7 +146,7 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   auto key_for = [pad](uint64_t district, uint64_t seq) {
     return key_of(district << 32 | seq, pad);
   };
-  BulkBuilder builder(&writer, /*has_records=*/false, small, kNodeCapacity);
+  BulkBuilder builder(&writer, /*has_records=*/false, kNodeCapacity);
   for (uint64_t district = 0; district < kDistricts; ++district) {
     for (uint64_t seq = 0; seq < kLoaded; ++seq) {
       REQUIRE(builder.append(make_key(key_for(district, seq)), value_of(seq)));
@@ -163,14 +163,16 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   REQUIRE(btree_check(tree, writer.gen()) == "");
   REQUIRE(tree.count == kDistricts * (kLoaded + kAdded));
   std::vector<uint64_t> per_level;
-  count_nodes(tree.root, 0, &per_level);
+  int max_class = 0;
+  count_nodes(tree.root, 0, &per_level, &max_class);
   const double per_leaf = static_cast<double>(tree.count) / static_cast<double>(per_level.back());
   INFO("entries per leaf " << per_leaf << " (capacity " << kNodeCapacity << ")");
-  // 32 keys fit. Middle splits gave ~17 per leaf.
+  // 32 fit. Middle splits gave ~17 per leaf.
   CHECK(per_leaf > 0.9 * kNodeCapacity);
+  // 32 keys of 16 bytes: 512 heap bytes.
+  REQUIRE(max_class == (pad == 0 ? 0 : node_class_for_key(16) + 3));
   // The same keys in random order still split in the middle (~69% full).
   TreeState shuffled{};
-  shuffled.small_nodes = small;
   std::vector<std::string> keys;
   for (uint64_t district = 0; district < kDistricts; ++district) {
     for (uint64_t seq = 0; seq < kLoaded; ++seq) keys.push_back(key_for(district, seq));

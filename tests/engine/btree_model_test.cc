@@ -19,12 +19,10 @@ struct Held {
   Model model;
 };
 
-// k2_declared: VARCHAR(n) of k2. Keys are at most 9 + 2n + 2 bytes by the
-// schema: n <= 26 gives a tree of small nodes (<= 64-byte keys), larger n full ones.
-TableSchema model_schema(uint32_t k2_declared) {
+TableSchema model_schema() {
   TableSchema schema;
   schema.name = "m";
-  schema.columns = {ColumnDef::Integer("k1", true), ColumnDef::VarChar("k2", k2_declared, true),
+  schema.columns = {ColumnDef::Integer("k1", true), ColumnDef::VarChar("k2", 190, true),
                     ColumnDef::Text("v")};
   schema.primary_key = {0, 1};
   return schema;
@@ -56,31 +54,24 @@ void check_full(const Snapshot& snapshot, TableId table, const Model& model, boo
   REQUIRE(txn.state_bytes() == bytes);
 }
 
-void run_model(int steps, int k2_max_length, uint32_t k2_declared, int k1_range);
+void run_model(int steps, int k2_max_length, int k1_range);
 
 }  // namespace
 
 TEST_CASE("random operations agree with std::map, held snapshots never move") {
-  // The same short keys in a tree of small nodes (VARCHAR(10)) and of full ones (VARCHAR(30)).
-  uint32_t k2_declared = GENERATE(10u, 30u);
-  run_model(/*steps=*/7000, /*k2_max_length=*/10, k2_declared, /*k1_range=*/60);
+  run_model(/*steps=*/7000, /*k2_max_length=*/10, /*k1_range=*/60);
 }
 
 TEST_CASE("long keys: heap-balanced splits, compaction and merges") {
   // Keys up to 4 + 2 + 190 bytes: four fill a node's key heap.
-  run_model(/*steps=*/2500, /*k2_max_length=*/190, /*k2_declared=*/190, /*k1_range=*/40);
-}
-
-TEST_CASE("longest keys of a tree of small nodes: splits, compaction and merges") {
-  // VARCHAR(26): the bound is 9 + 2 * 26 + 2 = 63 bytes, the most a small node takes.
-  run_model(/*steps=*/2500, /*k2_max_length=*/26, /*k2_declared=*/26, /*k1_range=*/40);
+  run_model(/*steps=*/2500, /*k2_max_length=*/190, /*k1_range=*/40);
 }
 
 namespace {
 
-void run_model(int steps, int k2_max_length, uint32_t k2_declared, int k1_range) {
+void run_model(int steps, int k2_max_length, int k1_range) {
   auto db = test::open_db();
-  TableSchema schema = model_schema(k2_declared);
+  TableSchema schema = model_schema();
   TableId table = 0;
   REQUIRE(db->write([&](WriteTxn& txn) {
               table = *txn.create_table(schema);

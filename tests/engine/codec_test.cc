@@ -209,46 +209,6 @@ TEST_CASE("nullable key columns sort NULL first") {
   REQUIRE(null_key < min_key);
 }
 
-TEST_CASE("max_key_bytes bounds every key of the columns, and is reached") {
-  TableSchema schema = all_types();
-  // Columns a..f, h, i, j: every type but TEXT (g), nullable and NOT NULL.
-  std::vector<uint32_t> columns = {0, 1, 2, 3, 4, 5, 7, 8, 9};
-  // A nullable column's marker, then: SMALLINT 3, INTEGER 5 (j NOT NULL: no
-  // marker), BIGINT and TIMESTAMP 9, DECIMAL(10,2) 6, CHAR(4) 10, VARCHAR(10)
-  // 22, DOUBLE 8.
-  const size_t bound = max_key_bytes(schema, columns);
-  REQUIRE(bound == 4 + 6 + 10 + 7 + 11 + 23 + 10 + 9 + 5);
-  std::mt19937_64 rng(11);
-  auto extreme_int = [&](int64_t low, int64_t high) {
-    switch (rng() % 3) {
-      case 0: return low;
-      case 1: return high;
-      default: return static_cast<int64_t>(rng() % 1000);
-    }
-  };
-  auto text = [&](uint32_t length) {
-    // NUL bytes take two bytes each in a key: the longest is all NULs.
-    if (rng() % 2 == 0) return std::string(length, '\0');
-    return std::string(rng() % (length + 1), 'x');
-  };
-  size_t longest = 0;
-  for (int trial = 0; trial < 2000; ++trial) {
-    std::vector<Value> values = {
-        Value::Int(extreme_int(INT16_MIN, INT16_MAX)), Value::Int(extreme_int(INT32_MIN, INT32_MAX)),
-        Value::Int(extreme_int(INT64_MIN, INT64_MAX)), Value::Int(extreme_int(-9999999999, 9999999999)),
-        Value::String(text(4)),                        Value::String(text(10)),
-        Value::Int(extreme_int(INT64_MIN, INT64_MAX)), Value::Double(-1.5e300),
-        Value::Int(extreme_int(INT32_MIN, INT32_MAX))};
-    std::string key;
-    REQUIRE(append_key(schema, columns, values, &key).ok());
-    REQUIRE(key.size() <= bound);
-    longest = std::max(longest, key.size());
-  }
-  REQUIRE(longest == bound);  // the bound is tight: CHAR and VARCHAR all NULs, integers at extremes
-  uint32_t with_text[] = {9, 6};
-  REQUIRE(max_key_bytes(schema, with_text) == SIZE_MAX);
-}
-
 TEST_CASE("prefix_successor bounds every extension of a prefix") {
   REQUIRE(prefix_successor("ab") == "ac");
   REQUIRE(prefix_successor(std::string("a\xff", 2)) == "b");

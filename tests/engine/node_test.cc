@@ -1,8 +1,9 @@
 // One-node operations: insert/remove/compaction keep the heap accounting; a
-// split leaves each half room for one more maximal key. Both node classes;
-// a small node lives in exactly node_bytes(true) of heap memory, so that the
-// ASan build catches an access past its key heap.
+// split leaves each half room for one more key of the class's longest. Every
+// node class; a node lives in exactly node_bytes(class) of heap memory, so
+// that the ASan build catches an access past its key heap.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <random>
@@ -24,25 +25,26 @@ std::string random_key(std::mt19937_64& rng, size_t max_size) {
 void check_node(const Node& node) {
   int live = 0;
   for (int idx = 0; idx < node.count_; ++idx) {
-    live += node.key_len_[idx];
+    live += heap_len(node.key_len_[idx]);
+    REQUIRE(node.key_len_[idx] <= node_max_key_bytes(&node));
     std::string_view key = node.key(idx);
-    REQUIRE(node.prefix_[idx] == key_prefix(key.data(), key.size()));
+    REQUIRE(node.prefix(idx) == key_prefix(key.data(), key.size()));
     if (idx > 0) REQUIRE(node.key(idx - 1) < key);
   }
   REQUIRE(live == node.live_heap());
   REQUIRE(node.heap_used_ <= node_heap_bytes(&node));
 }
 
-// Not inlined: the compiler would see a Node in 912 bytes and warn, while the
-// point is that a small node never reaches past them.
+// Not inlined: the compiler would see a Node in fewer bytes than its type's
+// and warn, while the point is that a node never reaches past its class's.
 [[gnu::noinline]] char* allocate_node_memory(uint32_t bytes) {
   return static_cast<char*>(::operator new(bytes, std::align_val_t{16}));
 }
 
 // Memory for one node of the class, exactly as large as the pool would give.
 struct NodeMemory {
-  explicit NodeMemory(bool small) : bytes(allocate_node_memory(node_bytes(small))) {
-    node_init(get(), true, small, 1);
+  explicit NodeMemory(int node_class) : bytes(allocate_node_memory(node_bytes(node_class))) {
+    node_init(get(), true, node_class, 1);
   }
   ~NodeMemory() { ::operator delete(bytes, std::align_val_t{16}); }
   NodeMemory(const NodeMemory&) = delete;
@@ -54,7 +56,7 @@ struct NodeMemory {
 // Inserts random keys in order until the node is full by count or bytes (or
 // the short keys run out).
 void fill(Node* node, std::mt19937_64& rng, size_t max_size) {
-  node_init(node, true, node->small_ != 0, 1);
+  node_init(node, true, node->class_, 1);
   for (int attempt = 0; attempt < 5000; ++attempt) {
     std::string key = random_key(rng, max_size);
     KeyRef ref = make_key(key);
@@ -69,12 +71,13 @@ void fill(Node* node, std::mt19937_64& rng, size_t max_size) {
 }  // namespace
 
 TEST_CASE("comparisons agree with memcmp order, also on prefix ties") {
-  bool small = GENERATE(false, true);
+  const int node_class = GENERATE(range(0, kNodeClasses));
+  const int max_key = std::min(24, kClassMaxKeyBytes[node_class]);
   std::mt19937_64 rng(5);
-  NodeMemory memory(small);
+  NodeMemory memory(node_class);
   Node& node = *memory.get();
   for (int round = 0; round < 200; ++round) {
-    fill(&node, rng, 1 + round % 24);
+    fill(&node, rng, 1 + round % max_key);
     check_node(node);
     for (int probe = 0; probe < 50; ++probe) {
       std::string key = random_key(rng, 1 + round % 24);
@@ -90,11 +93,11 @@ TEST_CASE("comparisons agree with memcmp order, also on prefix ties") {
 }
 
 TEST_CASE("removes and compaction keep the heap accounting") {
-  bool small = GENERATE(false, true);
+  const int node_class = GENERATE(range(0, kNodeClasses));
   std::mt19937_64 rng(6);
-  NodeMemory memory(small);
+  NodeMemory memory(node_class);
   Node& node = *memory.get();
-  fill(&node, rng, small ? kSmallNodeMaxKeyBytes : 40);
+  fill(&node, rng, std::min(40, kClassMaxKeyBytes[node_class]));
   REQUIRE(node.count_ > 3);
   std::vector<std::string> keys;
   for (int idx = 0; idx < node.count_; ++idx) keys.emplace_back(node.key(idx));
@@ -104,25 +107,31 @@ TEST_CASE("removes and compaction keep the heap accounting") {
     keys.erase(keys.begin() + victim);
     check_node(node);
   }
-  REQUIRE(node.heap_dead_ > 0);
+  // Only keys longer than 8 bytes take heap (and leave dead bytes).
+  REQUIRE((node.heap_dead_ > 0) == (node_class > 0));
   node_compact(&node);
   REQUIRE(node.heap_dead_ == 0);
   check_node(node);
   for (int idx = 0; idx < node.count_; ++idx) REQUIRE(node.key(idx) == keys[idx]);
-  NodeMemory copy_memory(small);
-  Node& copy = *copy_memory.get();
-  node_copy(&copy, &node, 9);
-  REQUIRE(copy.gen_ == 9);
-  REQUIRE(copy.small_ == node.small_);
-  check_node(copy);
+  // A copy of the same class, and one of each larger class.
+  for (int copy_class = node_class; copy_class < kNodeClasses; ++copy_class) {
+    NodeMemory copy_memory(copy_class);
+    Node& copy = *copy_memory.get();
+    node_copy(&copy, &node, 9, copy_class);
+    REQUIRE(copy.gen_ == 9);
+    REQUIRE(copy.class_ == copy_class);
+    check_node(copy);
+    REQUIRE(copy.count_ == node.count_);
+    for (int idx = 0; idx < copy.count_; ++idx) REQUIRE(copy.key(idx) == keys[idx]);
+  }
 }
 
-TEST_CASE("each half of a split has room for one more maximal key") {
-  bool small = GENERATE(false, true);
-  const int max_key = small ? kSmallNodeMaxKeyBytes : kNodeMaxKeyBytes;
+TEST_CASE("each half of a split has room for one more key of the class's longest") {
+  const int node_class = GENERATE(range(0, kNodeClasses));
+  const int max_key = kClassMaxKeyBytes[node_class];
   std::mt19937_64 rng(7);
   for (int round = 0; round < 300; ++round) {
-    NodeMemory memory(small);
+    NodeMemory memory(node_class);
     Node& node = *memory.get();
     size_t max_size = round % 3 == 0 ? max_key : 1 + rng() % max_key;
     fill(&node, rng, max_size);
@@ -130,7 +139,7 @@ TEST_CASE("each half of a split has room for one more maximal key") {
     int split = node_split_point(&node);
     REQUIRE(split >= 1);
     REQUIRE(split < node.count_);
-    NodeMemory right_memory(small);
+    NodeMemory right_memory(node_class);
     Node& right = *right_memory.get();
     node_append(&right, &node, split, node.count_);
     node_truncate(&node, split);
@@ -141,26 +150,45 @@ TEST_CASE("each half of a split has room for one more maximal key") {
   }
 }
 
-TEST_CASE("a small node holds a full node's count of 8-byte keys in its memory") {
-  std::mt19937_64 rng(8);
-  NodeMemory memory(/*small=*/true);
+TEST_CASE("node classes: 8-byte keys need no heap; each class takes four of its longest keys") {
+  REQUIRE(node_bytes(0) == 656);
+  REQUIRE(node_bytes(kNodeClasses - 1) == sizeof(Node));
+  NodeMemory memory(0);
   Node* node = memory.get();
-  REQUIRE(node_bytes(true) < node_bytes(false));
   for (int idx = 0; idx < kNodeCapacity; ++idx) {
     std::string key(8, static_cast<char>(idx));
     REQUIRE(node_fits(node, 8));
     node_insert_at(node, idx, make_key(key), nullptr);
   }
   REQUIRE(!node_fits(node, 1));  // full by count
+  REQUIRE(node->heap_used_ == 0);
   check_node(*node);
-  // Longer keys make a small node full by bytes first.
-  NodeMemory long_memory(/*small=*/true);
-  Node* long_keys = long_memory.get();
-  int count = 0;
-  while (node_fits(long_keys, kSmallNodeMaxKeyBytes)) {
-    std::string key(kSmallNodeMaxKeyBytes, static_cast<char>(count));
-    node_insert_at(long_keys, count++, make_key(key), nullptr);
+  for (int node_class = 0; node_class < kNodeClasses; ++node_class) {
+    const int max_key = kClassMaxKeyBytes[node_class];
+    REQUIRE(node_class_for_key(static_cast<uint32_t>(max_key)) == node_class);
+    if (node_class > 0) {
+      REQUIRE(node_class_for_key(static_cast<uint32_t>(kClassMaxKeyBytes[node_class - 1] + 1)) ==
+              node_class);
+    }
+    NodeMemory long_memory(node_class);
+    Node* long_keys = long_memory.get();
+    REQUIRE(!node_fits(long_keys, static_cast<uint32_t>(max_key + 1)));  // too long for the class
+    int count = 0;
+    while (node_fits(long_keys, static_cast<uint32_t>(max_key))) {
+      std::string key(max_key, static_cast<char>(count));
+      node_insert_at(long_keys, count++, make_key(key), nullptr);
+    }
+    INFO("class " << node_class);
+    REQUIRE(count == (node_class == 0 ? kNodeCapacity : 4));
+    check_node(*long_keys);
+    // The class that takes it all and one more such key: the next one up
+    // (for the largest: none, a split).
+    int wanted = node_class_to_take(long_keys, static_cast<uint32_t>(max_key));
+    if (node_class == 0) {
+      REQUIRE(wanted == 0);  // only full by count
+    } else {
+      REQUIRE(wanted > node_class);
+      if (wanted < kNodeClasses) REQUIRE(kClassHeapBytes[wanted] >= 5 * max_key);
+    }
   }
-  REQUIRE(count == kSmallNodeHeapBytes / kSmallNodeMaxKeyBytes);
-  check_node(*long_keys);
 }

@@ -80,14 +80,6 @@ Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
 Status append_row_key(const TableSchema& schema, std::span<const uint32_t> columns,
                       std::string_view row, std::string* out, bool* has_null);
 
-// The longest key append_key or append_row_key can make for columns
-// `columns` of `schema`: each column's longest encoding (an integer's tag and
-// the bytes of the largest magnitude its type holds: SMALLINT 3, INTEGER 5,
-// BIGINT 9; a DOUBLE 8; CHAR(n)/VARCHAR(n) 2n + 2) plus a nullable column's marker.
-// SIZE_MAX if a TEXT column leaves it unbounded. (The engine gives a tree
-// whose keys are all short by this bound smaller nodes.)
-size_t max_key_bytes(const TableSchema& schema, std::span<const uint32_t> columns);
-
 // Primary key of a full row: append_key over schema.primary_key.
 Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out);
 
