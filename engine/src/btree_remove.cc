@@ -69,10 +69,12 @@ void rebalance(TreeState* tree, TreeWriter* writer, TreePath* path, int level) {
   }
 
   // Merge right into left. Only left changes; right is read and discarded.
+  // (`node` is left or right; a copy of a larger class frees left.)
+  const bool is_leaf = node->is_leaf_ != 0;
   left = writer->writable(left);
   if (left->class_ < merged_class) left = writer->copy_as(left, merged_class);
   parent->ptr_[left_idx] = left;
-  if (node->is_leaf_) {
+  if (is_leaf) {
     node_append(left, right, 0, right->count_);
   } else {
     node_insert_at(left, left->count_, parent->key_ref(left_idx + 1), right->ptr_[0]);
