@@ -93,7 +93,7 @@ struct Node {
   Node* child(int idx) const { return static_cast<Node*>(ptr_[idx]); }
   int live_heap() const { return heap_used_ - heap_dead_; }
 };
-static_assert(sizeof(Node) % 16 == 0, "nodes are allocated in 16-byte classes");
+static_assert(sizeof(Node) % 16 == 0, "nodes take whole 16-byte blocks");
 static_assert(offsetof(Node, heap_) % 16 == 0, "so are smaller ones");
 static_assert(kNodeHeapBytes >= 4 * kNodeMaxKeyBytes, "heap must hold 4 maximal keys");
 
