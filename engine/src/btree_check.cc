@@ -49,7 +49,7 @@ void check_node(CheckState* state, const Node* node, uint32_t depth, const std::
     std::string_view key = node->key(idx);
     if (node->prefix(idx) != key_prefix(key.data(), key.size())) return fail("T2: stale prefix");
     // An inline key's head is zero padded (comparisons of heads rely on it).
-    if (len < 8 && (node->prefix(idx) << (8 * len)) != 0) return fail("T2: head not zero padded");
+    if (len < kInlineKeyBytes && (node->prefix(idx) << (8 * len)) != 0) return fail("T2: head not zero padded");
   }
   if (live != node->live_heap()) return fail("T2: live heap bytes disagree with the keys");
   bool is_leaf = node->is_leaf_ != 0;

@@ -52,14 +52,17 @@ void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int le
     return;
   }
   const bool too_long = static_cast<int>(key.size) > node_max_key_bytes(node);
-  int node_class = node_class_to_take(node, key.size);  // > node->class_ here
-  if (too_long || (node->count_ < kGrowBelow && node_class < kNodeClasses)) {
-    // No class takes all entries and the key: one that takes the key, then split.
-    if (node_class >= kNodeClasses) node_class = node_class_for_key(key.size);
-    node = grow_node(tree, writer, path, level, node_class);
-    if (node_fits(node, key.size)) {
-      node_insert_at(node, idx, key, value);
-      return;
+  if (too_long || node->count_ < kGrowBelow) {
+    // Not too long and room by count: the heap is full, a larger class may take it.
+    int node_class = node_class_to_take(node, key.size);
+    // No class takes all entries and a too-long key: one that takes the key, then split.
+    if (node_class >= kNodeClasses && too_long) node_class = node_class_for_key(key.size);
+    if (node_class < kNodeClasses) {
+      node = grow_node(tree, writer, path, level, node_class);
+      if (node_fits(node, key.size)) {
+        node_insert_at(node, idx, key, value);
+        return;
+      }
     }
   }
 
