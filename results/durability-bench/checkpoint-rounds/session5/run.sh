@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# run.sh N [TPCC]: N runs of TPC-C W=1 T=64 on solo --storage disk with a
-# checkpoint forced every 64 MiB of log (4-16 per 30 s window), each from a
-# fresh load in build/ckpt-data; writes runN.json / runN.txt here and prints
-# the owner's round p99 with and without a checkpoint being written.
+# run.sh N [TPCC] [OUT]: N runs of TPC-C W=1 T=64 on solo --storage disk with
+# a checkpoint forced every 64 MiB of log (4-16 per 30 s window), each from a
+# fresh load in build/ckpt-data; writes runN.json / runN.txt to OUT (default:
+# this directory) and prints the owner's round p99 with and without a
+# checkpoint being written.
 set -u
-cd "$(dirname "$0")"
-n=${1:-3} tpcc=${2:-../../../../build/release/tpcc/tpcc}
-dir=../../../../build/ckpt-data
+root=$(cd "$(dirname "$0")/../../../.." && pwd)
+n=${1:-3} tpcc=${2:-$root/build/release/tpcc/tpcc} out=${3:-$(dirname "$0")}
+mkdir -p "$out" && cd "$out" || exit 1
+dir=$root/build/ckpt-data
 for i in $(seq 1 "$n"); do
   rm -rf "$dir"
   {
