@@ -133,6 +133,16 @@ bool is_null(std::string_view bytes, uint32_t column) {
   return (static_cast<unsigned char>(bytes[column / 8]) >> (column % 8)) & 1;
 }
 
+// Starts loading every cache line of `bytes` after the first: a row is read
+// from front to back, and a stock or customer row spans 5-11 lines, whose
+// misses would otherwise follow one another (~150 ns each on a machine
+// whose last-level cache other tenants share).
+inline void prefetch_bytes(std::string_view bytes) {
+  auto line = reinterpret_cast<uintptr_t>(bytes.data()) & ~uintptr_t{63};
+  const auto end = reinterpret_cast<uintptr_t>(bytes.data() + bytes.size());
+  for (line += 64; line < end; line += 64) __builtin_prefetch(reinterpret_cast<const void*>(line));
+}
+
 }  // namespace
 
 Status validate_schema(const TableSchema& schema) {
@@ -297,6 +307,7 @@ static Status decode_columns(const TableSchema& schema, std::string_view bytes, 
   if (bytes.size() < pos || out.size() < count || count > schema.columns.size()) {
     return Status::InvalidArgument("row too short");
   }
+  prefetch_bytes(bytes);
   for (uint32_t column_idx = 0; column_idx < count; ++column_idx) {
     if (is_null(bytes, column_idx)) {
       out[column_idx].kind = Value::Kind::kNull;
@@ -388,36 +399,63 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   size_t bitmap = (column_count + 7) / 8;
   if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
   if (row.size() < bitmap) return Status::InvalidArgument("row too short");
-  for (size_t patch = 0; patch < columns.size(); ++patch) {
-    if (columns[patch] >= column_count) return Status::InvalidArgument("bad column");
-    Status status = check_value(schema.columns[columns[patch]], values[patch]);
-    if (!status.ok()) return status;
+  prefetch_bytes(row);
+  // The patches in ascending column order, the last assignment of a column
+  // winning (callers pass each once); few, so an insertion sort.
+  constexpr size_t kInlinePatches = 16;
+  std::pair<uint32_t, uint32_t> inline_order[kInlinePatches];  // column, patch
+  std::vector<std::pair<uint32_t, uint32_t>> heap_order;
+  std::pair<uint32_t, uint32_t>* order = inline_order;
+  if (columns.size() > kInlinePatches) {
+    heap_order.resize(columns.size());
+    order = heap_order.data();
   }
-  out->assign(row.data(), bitmap);
-  size_t pos = bitmap;
-  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
-    const ColumnDef& column = schema.columns[column_idx];
-    size_t start = pos;
-    if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
-      return Status::InvalidArgument("row too short");
-    }
-    // The last assignment of a column wins (callers pass each once).
-    const Value* value = nullptr;
-    for (size_t patch = 0; patch < columns.size(); ++patch) {
-      if (columns[patch] == column_idx) value = &values[patch];
-    }
-    if (value == nullptr) {
-      out->append(row.data() + start, pos - start);
+  size_t patches = 0;
+  for (uint32_t patch = 0; patch < columns.size(); ++patch) {
+    uint32_t column = columns[patch];
+    if (column >= column_count) return Status::InvalidArgument("bad column");
+    Status status = check_value(schema.columns[column], values[patch]);
+    if (!status.ok()) return status;
+    size_t at = patches;
+    while (at > 0 && order[at - 1].first > column) at--;
+    if (at > 0 && order[at - 1].first == column) {
+      order[at - 1].second = patch;
       continue;
     }
-    set_null_bit(out, column_idx, value->is_null());
+    for (size_t move = patches; move > at; --move) order[move] = order[move - 1];
+    order[at] = {column, patch};
+    patches++;
+  }
+  // The row's bytes between patched columns are copied a run at a time.
+  out->assign(row.data(), bitmap);
+  size_t pos = bitmap;
+  size_t run_start = bitmap;
+  uint32_t column_idx = 0;
+  auto skip_to = [&](uint32_t end) {
+    for (; column_idx < end; ++column_idx) {
+      if (!is_null(row, column_idx) && !skip_column(schema.columns[column_idx], row, &pos)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+    const uint32_t column = order[patch_idx].first;
+    const Value& value = values[order[patch_idx].second];
+    if (!skip_to(column)) return Status::InvalidArgument("row too short");
+    out->append(row.data() + run_start, pos - run_start);
+    if (!skip_to(column + 1)) return Status::InvalidArgument("row too short");
+    run_start = pos;
+    set_null_bit(out, column, value.is_null());
     const size_t value_start = out->size();
-    if (!value->is_null()) append_value(column, *value, out);
+    if (!value.is_null()) append_value(schema.columns[column], value, out);
     if (spans != nullptr) {
-      spans->push_back(PatchedColumn{column_idx, static_cast<uint32_t>(value_start),
-                                     static_cast<uint32_t>(out->size()), value->is_null()});
+      spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start),
+                                     static_cast<uint32_t>(out->size()), value.is_null()});
     }
   }
+  if (!skip_to(static_cast<uint32_t>(column_count))) return Status::InvalidArgument("row too short");
+  out->append(row.data() + run_start, pos - run_start);
   if (pos != row.size()) return Status::InvalidArgument("row has trailing bytes");
   if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
   return Status::OK();

@@ -246,6 +246,30 @@ TEST_CASE("patch_row equals decode, change, encode_row") {
     if (!encoded.ok()) continue;
     REQUIRE(got == want);
     ++patched_rows;
+    // The same patches in another order, after earlier values for some of
+    // their columns (up to 20 patches in all, more than patch_row_spans
+    // sorts in place): a column given twice takes its last value.
+    if (columns.empty()) continue;
+    std::vector<uint32_t> mixed_columns;
+    std::vector<Value> mixed_values;
+    size_t earlier = trial % 8 == 0 ? 20 - columns.size() : trial % 2;
+    while (mixed_columns.size() < earlier) {
+      uint32_t column = columns[rng() % columns.size()];
+      const Value& value = replacements[rng() % std::size(replacements)];
+      if (!check_value(schema.columns[column], value).ok()) continue;
+      mixed_columns.push_back(column);
+      mixed_values.push_back(value);
+    }
+    std::vector<size_t> order(columns.size());
+    for (size_t idx = 0; idx < order.size(); ++idx) order[idx] = idx;
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t idx : order) {
+      mixed_columns.push_back(columns[idx]);
+      mixed_values.push_back(values[idx]);
+    }
+    std::string mixed;
+    REQUIRE(patch_row(schema, bytes, mixed_columns, mixed_values, &mixed).ok());
+    REQUIRE(mixed == want);
   }
   REQUIRE(patched_rows > 20);
   std::string out;
