@@ -93,11 +93,16 @@ bool btree_put(TreeState* tree, TreeWriter* writer, const KeyRef& key, void* val
     return true;
   }
   if (mode == PutMode::kReplace) return false;
-  btree_make_path_writable(tree, writer, &path);
-  btree_insert_at(tree, writer, &path, leaf_level, key, value);
+  btree_insert_new(tree, writer, &path, key, value);
+  return true;
+}
+
+void btree_insert_new(TreeState* tree, TreeWriter* writer, TreePath* path, const KeyRef& key,
+                      void* value) {
+  btree_make_path_writable(tree, writer, path);
+  btree_insert_at(tree, writer, path, path->depth - 1, key, value);
   tree->count++;
   tree->bytes += key.size + value_bytes(*tree, value);
-  return true;
 }
 
 }  // namespace solo::internal

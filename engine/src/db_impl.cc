@@ -470,6 +470,15 @@ bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value) {
   return true;
 }
 
+void DbImpl::tree_insert_at(TreeId tree, std::string_view key, TreePath* path, void* value) {
+  SOLO_ASSERT(on_owner_thread());  // invariant 1
+  undo_.add(UndoEntry::Op::kInserted, tree, key, nullptr);
+  btree_insert_new(&trees_[tree], &writer_, path, make_key(undo_.key(undo_.entries().back())),
+                   value);
+  changes_++;
+  if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
+}
+
 void* DbImpl::tree_replace(TreeId tree, std::string_view key, void* value) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);

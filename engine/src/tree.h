@@ -115,6 +115,12 @@ void btree_drop(TreeState* tree, TreeWriter* writer);
 // relinks them; afterwards every path node is writable.
 void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* path);
 
+// Inserts (key, value) where a btree_descend() that did not find key left
+// `path` (the tree unchanged since), as btree_put does: one descent for a
+// caller that looked before it inserts. Owner thread only.
+void btree_insert_new(TreeState* tree, TreeWriter* writer, TreePath* path, const KeyRef& key,
+                      void* value);
+
 // Inserts (key, value) at path->idx[level] of path->node[level], splitting
 // upwards as needed (btree_split.cc). Precondition: path is writable.
 void btree_insert_at(TreeState* tree, TreeWriter* writer, TreePath* path, int level,

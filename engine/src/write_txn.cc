@@ -248,8 +248,11 @@ Status WriteTxn::insert_encoded(TableId table, std::string_view row) {
 Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, std::string_view row) {
   if (key.size() > kMaxKeyBytes) return Status::InvalidArgument("primary key too long");
   if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
-  void* existing;
-  if (internal::btree_get(trees_[table.id], internal::make_key(key), &existing, generation_)) {
+  // One descent finds where the row goes (or that its key is taken) and
+  // serves the insert below: nothing changes the table's tree in between.
+  internal::TreePath path;
+  const bool have_path = trees_[table.id].root != nullptr;
+  if (have_path && internal::btree_descend(trees_[table.id], internal::make_key(key), &path)) {
     return Status::AlreadyExists("duplicate primary key in " + table.schema.name);
   }
   size_t index_count = table.indexes.size();
@@ -270,11 +273,15 @@ Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, st
     }
   }
   internal::Record* record = db_->make_record(row);
-  bool inserted = db_->tree_insert(table.id, key, record);
-  SOLO_ASSERT(inserted);
-  (void)inserted;
+  if (have_path) {
+    db_->tree_insert_at(table.id, key, &path, record);
+  } else {
+    bool inserted = db_->tree_insert(table.id, key, record);
+    SOLO_ASSERT(inserted);
+    (void)inserted;
+  }
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
-    inserted = db_->tree_insert(table.indexes[index_idx], db_->new_index_keys_[index_idx],
+    bool inserted = db_->tree_insert(table.indexes[index_idx], db_->new_index_keys_[index_idx],
                                 reinterpret_cast<void*>(uintptr_t{db_->index_part_sizes_[index_idx]}));
     SOLO_ASSERT(inserted);
   }
