@@ -1,6 +1,7 @@
 #include "checkpointer.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -16,13 +17,14 @@
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn, int nice,
-                           uint64_t writeback_bytes)
+                           LogWriter* log, uint64_t last_checkpoint_lsn, bool sched_idle,
+                           int nice, uint64_t writeback_bytes)
     : db_(db),
       fs_(fs),
       dir_(std::move(dir)),
       fatal_(fatal),
       log_(log),
+      sched_idle_(sched_idle),
       nice_(nice),
       writeback_bytes_(writeback_bytes) {
   last_lsn_.store(last_checkpoint_lsn);
@@ -65,10 +67,14 @@ void Checkpointer::stop() {
 
 void Checkpointer::thread_main() {
   pthread_setname_np(pthread_self(), "solo-ckpt");
-  // Below the owner (Options::checkpoint_nice); on Linux the nice value is
-  // per thread. A failure (not expected: raising it is always allowed)
-  // only leaves the priority as it was.
-  if (nice_ != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
+  // Below the owner: in the idle class (Options::checkpoint_sched_idle),
+  // else at a higher nice value (Options::checkpoint_nice). On Linux both
+  // are per thread, and an unprivileged thread may lower its own priority
+  // either way; a failure only leaves the priority as it was.
+  sched_param idle_param{};
+  if (!sched_idle_ || pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle_param) != 0) {
+    if (nice_ != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
+  }
   // The ring for the recovered checkpoint's size (a no-op once it exists).
   provision_log();
   std::unique_lock<std::mutex> lock(mutex_);

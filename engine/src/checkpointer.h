@@ -23,10 +23,11 @@ class LogWriter;
 
 class Checkpointer {
  public:
-  // nice: the thread's nice value (Options::checkpoint_nice);
+  // sched_idle, nice: the thread's scheduling class and nice value
+  // (Options::checkpoint_sched_idle, checkpoint_nice);
   // writeback_bytes: Options::checkpoint_writeback_bytes.
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn, int nice, uint64_t writeback_bytes);
+               uint64_t last_checkpoint_lsn, bool sched_idle, int nice, uint64_t writeback_bytes);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -64,6 +65,7 @@ class Checkpointer {
   const std::string dir_;
   FatalError* const fatal_;
   LogWriter* const log_;
+  const bool sched_idle_;
   const int nice_;
   const uint64_t writeback_bytes_;
 

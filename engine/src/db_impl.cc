@@ -165,7 +165,8 @@ Status DbImpl::open_durable() {
       [this] { return checkpointer_->running(); });
   checkpointer_ =
       std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn,
-                                     options_.checkpoint_nice, options_.checkpoint_writeback_bytes);
+                                     options_.checkpoint_sched_idle, options_.checkpoint_nice,
+                                     options_.checkpoint_writeback_bytes);
   const uint64_t last_lsn = state.next_lsn - 1;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;

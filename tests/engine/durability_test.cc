@@ -2,9 +2,13 @@
 // reopen (rows, updates, deletes, DDL, rollbacks leave no trace), checkpoints
 // make log segments reusable, rounds are pipelined, and an in-memory
 // database writes nothing.
+#include <sched.h>
+#include <sys/resource.h>
+
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "crc32c.h"
@@ -328,6 +332,48 @@ TEST_CASE("Database::checkpoint, then more rounds, then reopen") {
   }
   auto db = test::open_dir(options);
   REQUIRE(test::dump_state(*db) == before);
+}
+
+namespace {
+
+// The scheduling policy and nice value of this process's thread named `name`
+// (false if there is none).
+bool thread_priority(const std::string& name, int* policy, int* nice) {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string comm_name;
+    std::getline(comm, comm_name);
+    if (comm_name != name) continue;
+    const auto tid = static_cast<pid_t>(std::stol(task.path().filename().string()));
+    *policy = sched_getscheduler(tid);
+    errno = 0;
+    *nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+    return errno == 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the checkpointer runs in the idle class, or at its nice value") {
+  for (bool sched_idle : {true, false}) {
+    test::TempDir dir;
+    Options options = dir_options(dir.path);
+    options.checkpoint_sched_idle = sched_idle;
+    options.checkpoint_nice = 7;
+    auto db = test::open_dir(options);
+    busy_history(*db);
+    REQUIRE(db->checkpoint().ok());  // the thread has set its priority by now
+    int policy = -1;
+    int nice = -100;
+    REQUIRE(thread_priority("solo-ckpt", &policy, &nice));
+    if (sched_idle) {
+      REQUIRE(policy == SCHED_IDLE);
+    } else {
+      REQUIRE(policy == SCHED_OTHER);
+      REQUIRE(nice == 7);
+    }
+  }
 }
 
 TEST_CASE("writers from many threads: rounds are grouped and pipelined, all survive") {

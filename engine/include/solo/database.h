@@ -64,6 +64,15 @@ struct Options {
   // checkpointer at the owner's priority takes the owner's core and its
   // rounds take longer. Raising the nice value needs no privilege.
   int checkpoint_nice = 10;
+  // Whether the checkpointer thread runs in Linux's SCHED_IDLE class (where
+  // the class cannot be set, checkpoint_nice applies). An idle-class thread
+  // gets a core only when no other thread wants it, and a waking thread of
+  // the normal class takes the core from it at once; at nice 10 the owner
+  // and the threads it waits for (the log writer, the terminals' driver)
+  // still lost up to a scheduler slice (~3 ms) to it now and then. Idle
+  // threads still get a sliver of a saturated machine, so a checkpoint ends
+  // there too, later (and the log grows past its trigger meanwhile).
+  bool checkpoint_sched_idle = true;
   // Arenas (2 MiB each) that a helper thread keeps allocated and touched
   // ahead of the owner's need, so that the owner does not wait for the
   // kernel to zero fresh pages (~10 us per 4 KiB page here) in the middle
