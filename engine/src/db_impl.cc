@@ -457,27 +457,20 @@ void DbImpl::undo_transaction() {
 
 // Each logs the change before making it: `key` may point into a node that the
 // change frees (a caller's cursor key), while the log keeps its own copy.
-bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value) {
+bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value, TreePath* not_found) {
   SOLO_ASSERT(on_owner_thread());  // invariant 1
   undo_.add(UndoEntry::Op::kInserted, tree, key, nullptr);
+  const KeyRef stored_key = make_key(undo_.key(undo_.entries().back()));
   void* old;
-  if (!btree_put(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())), value,
-                 PutMode::kInsert, &old)) {
+  if (not_found != nullptr) {
+    btree_insert_new(&trees_[tree], &writer_, not_found, stored_key, value);
+  } else if (!btree_put(&trees_[tree], &writer_, stored_key, value, PutMode::kInsert, &old)) {
     undo_.drop_last();
     return false;
   }
   changes_++;
   if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
   return true;
-}
-
-void DbImpl::tree_insert_at(TreeId tree, std::string_view key, TreePath* path, void* value) {
-  SOLO_ASSERT(on_owner_thread());  // invariant 1
-  undo_.add(UndoEntry::Op::kInserted, tree, key, nullptr);
-  btree_insert_new(&trees_[tree], &writer_, path, make_key(undo_.key(undo_.entries().back())),
-                   value);
-  changes_++;
-  if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
 }
 
 void* DbImpl::tree_replace(TreeId tree, std::string_view key, void* value) {

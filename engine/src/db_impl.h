@@ -81,10 +81,11 @@ class DbImpl {
 
   // --- owner thread only (used by WriteTxn) -------------------------------
   // Tree changes that are logged for undo and bump changes_.
-  bool tree_insert(TreeId tree, std::string_view key, void* value);
-  // tree_insert of a key that a btree_descend() of the tree did not find,
-  // at the `path` it left (nothing changed the tree since).
-  void tree_insert_at(TreeId tree, std::string_view key, TreePath* path, void* value);
+  // `not_found`: the path a btree_descend() of the tree for `key` left when
+  // it did not find it (nothing changed the tree since), so that the insert
+  // does not descend again; nullptr: descend (and refuse a present key).
+  bool tree_insert(TreeId tree, std::string_view key, void* value,
+                   TreePath* not_found = nullptr);
   void* tree_replace(TreeId tree, std::string_view key, void* value);
   void* tree_remove(TreeId tree, std::string_view key);
   // The same for an entry found by btree_descend(*path) (no change since).

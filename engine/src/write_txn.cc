@@ -273,15 +273,11 @@ Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, st
     }
   }
   internal::Record* record = db_->make_record(row);
-  if (have_path) {
-    db_->tree_insert_at(table.id, key, &path, record);
-  } else {
-    bool inserted = db_->tree_insert(table.id, key, record);
-    SOLO_ASSERT(inserted);
-    (void)inserted;
-  }
+  bool inserted = db_->tree_insert(table.id, key, record, have_path ? &path : nullptr);
+  SOLO_ASSERT(inserted);
+  (void)inserted;
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
-    bool inserted = db_->tree_insert(table.indexes[index_idx], db_->new_index_keys_[index_idx],
+    inserted = db_->tree_insert(table.indexes[index_idx], db_->new_index_keys_[index_idx],
                                 reinterpret_cast<void*>(uintptr_t{db_->index_part_sizes_[index_idx]}));
     SOLO_ASSERT(inserted);
   }
