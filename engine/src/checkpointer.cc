@@ -37,7 +37,10 @@ void Checkpointer::start() { thread_ = std::thread([this] { thread_main(); }); }
 void Checkpointer::request() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (requested_ > finished_) return;  // one is pending already
+    // One not yet started covers this request. One that is running does
+    // not: its snapshot is older than the log that asks for this one (and
+    // the log since that snapshot would grow by a whole interval more).
+    if (requested_ > started_) return;
     requested_++;
   }
   cv_.notify_one();
@@ -82,6 +85,7 @@ void Checkpointer::thread_main() {
     cv_.wait(lock, [this] { return requested_ > finished_ || stopping_; });
     if (stopping_) break;
     uint64_t serving = requested_;
+    started_ = serving;
     lock.unlock();
     running_.store(true, std::memory_order_relaxed);
     Status status = checkpoint_once();

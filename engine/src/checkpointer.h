@@ -72,6 +72,7 @@ class Checkpointer {
   std::mutex mutex_;
   std::condition_variable cv_;
   uint64_t requested_ = 0;   // guarded: tickets handed out
+  uint64_t started_ = 0;     // guarded: tickets taken by a checkpoint (running or done)
   uint64_t finished_ = 0;    // guarded: tickets served
   Status last_status_;       // guarded
   bool stopping_ = false;    // guarded
