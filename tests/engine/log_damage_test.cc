@@ -230,6 +230,43 @@ namespace {
 
 // Table kv with k = 1..20 (v = 3k), then round 22 + i sets v = 1000 + i of
 // key 1 + i % 20 through update_columns (or patch_columns), for i < updates.
+TEST_CASE("a checkpoint that comes due while one is being written follows it") {
+  FaultFileSystem fs;
+  Options options = damage_options(&fs);
+  options.checkpoint_log_bytes = 16 * 1024;  // a fixed interval of 16 KiB of log
+  options.checkpoint_state_ratio = 0;
+  auto db = test::open_dir(options);
+  REQUIRE(db->write([&](WriteTxn& txn) { return txn.create_table(kv_schema()).status(); }).ok());
+  fs.hold_writes_to("/checkpoint-");
+  int64_t key = 0;
+  auto insert = [&] {
+    ++key;
+    REQUIRE(db->write([&](WriteTxn& txn) { return txn.insert(0, {Value::Int(key), Value::Int(key)}); }).ok());
+  };
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // The first checkpoint starts after 16 KiB of log and hangs in its first write.
+  while (fs.held_writes() == 0) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    insert();
+  }
+  // Two more intervals of log while it hangs: the next checkpoint is due.
+  const uint64_t log_at_hold = db->stats().log_bytes;
+  while (db->stats().log_bytes < log_at_hold + 2 * options.checkpoint_log_bytes) insert();
+  const uint64_t due_lsn = db->stats().durable_lsn;
+  REQUIRE(db->stats().checkpoints == 0);
+  fs.release_writes();
+  // No more writes: only a kept request makes the second checkpoint (a
+  // dropped one waited for another interval of log that never came).
+  while (db->stats().checkpoints < 2) {
+    INFO("checkpoints " << db->stats().checkpoints);
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(db->stats().checkpoint_lsn >= due_lsn);  // its snapshot is newer than the log that asked
+  db.reset();
+  REQUIRE(rows_after_open(&fs) == static_cast<uint64_t>(key));
+}
+
 void fill_patched(FaultFileSystem* fs, int updates, bool use_patch_columns = false) {
   fill(fs, 20);
   auto db = test::open_dir(damage_options(fs));
