@@ -69,10 +69,8 @@ Status apply_round(WriteTxn& txn, std::string_view payload, const std::string& w
       case LogEntry::kPut: {
         std::string_view key, row;
         if (!in.get_bytes(&key) || !in.get_bytes(&row)) break;
-        // Most puts replace a row: try that first (one descent) rather than
-        // a get and then an update (two).
-        status = txn.update_encoded(tree, key, row);
-        if (status.IsNotFound()) status = txn.insert_encoded(tree, row);
+        // A replaced row or a new one: one descent either way.
+        status = txn.put_encoded(tree, key, row);
         break;
       }
       case LogEntry::kDelete: {

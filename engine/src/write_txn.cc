@@ -255,6 +255,11 @@ Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, st
   if (have_path && internal::btree_descend(trees_[table.id], internal::make_key(key), &path)) {
     return Status::AlreadyExists("duplicate primary key in " + table.schema.name);
   }
+  return insert_at(table, key, row, have_path ? &path : nullptr);
+}
+
+Status WriteTxn::insert_at(const TableInfo& table, std::string_view key, std::string_view row,
+                           internal::TreePath* not_found) {
   size_t index_count = table.indexes.size();
   db_->new_index_keys_.resize(index_count);
   db_->index_part_sizes_.resize(index_count);
@@ -273,7 +278,7 @@ Status WriteTxn::insert_checked(const TableInfo& table, std::string_view key, st
     }
   }
   internal::Record* record = db_->make_record(row);
-  bool inserted = db_->tree_insert(table.id, key, record, have_path ? &path : nullptr);
+  bool inserted = db_->tree_insert(table.id, key, record, not_found);
   SOLO_ASSERT(inserted);
   (void)inserted;
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
@@ -396,6 +401,12 @@ Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
       !internal::btree_descend(trees_[table.id], internal::make_key(key), &path)) {
     return Status::NotFound("no row with that key in " + table.schema.name);
   }
+  return update_at(table, key, row, &path);
+}
+
+Status WriteTxn::update_at(const TableInfo& table, std::string_view key, std::string_view row,
+                           internal::TreePath* found) {
+  internal::TreePath& path = *found;
   auto* old_record = static_cast<internal::Record*>(
       path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   std::string_view old_row = old_record->view();
@@ -454,6 +465,26 @@ Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
                      reinterpret_cast<void*>(uintptr_t{db_->index_part_sizes_[index_idx]}));
   }
   return Status::OK();
+}
+
+Status WriteTxn::put_encoded(TableId table, std::string_view key, std::string_view row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  if (key.size() > kMaxKeyBytes) return Status::InvalidArgument("primary key too long");
+  if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+#ifndef NDEBUG
+  {
+    std::string row_key;
+    SOLO_ASSERT(row_primary_key(info->schema, row, &row_key).ok() && row_key == key);
+  }
+#endif
+  internal::TreePath path;
+  if (trees_[table].root == nullptr) return insert_at(*info, key, row, nullptr);
+  if (internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
+    return update_at(*info, key, row, &path);
+  }
+  return insert_at(*info, key, row, &path);
 }
 
 Status WriteTxn::erase(TableId table, std::string_view key) {

@@ -162,6 +162,47 @@ TEST_CASE("update_columns: a patched row, with and without key or index columns"
               }).IsNotFound());
 }
 
+TEST_CASE("put_encoded: replaces the row with its key or inserts it, indexes in step") {
+  auto db = open_db();
+  People people = create_two_people(db.get());
+  auto put = [&](const Row& row) {
+    return db->write([&](WriteTxn& txn) {
+      std::string encoded;
+      REQUIRE(encode_row(people.schema, row, &encoded).ok());
+      return txn.put_encoded(people.table, test::int_key(people.schema, row[0].as_int()), encoded);
+    });
+  };
+  REQUIRE(put(person(1, "Rome", "a@x", 40)).ok());  // replaces: the city entry moves
+  REQUIRE(put(person(3, "Rome", "c@x", 22)).ok());  // inserts
+  REQUIRE(ids_in_city(db.get(), people, "Rome") == std::vector<int64_t>{1, 2, 3});
+  REQUIRE(ids_in_city(db.get(), people, "Oslo").empty());
+  // Unique index: a new row or a replaced one may not take another row's email.
+  REQUIRE(put(person(4, "Oslo", "b@x", 1)).IsAlreadyExists());
+  REQUIRE(put(person(1, "Oslo", "b@x", 1)).IsAlreadyExists());
+  db->read([&](ReadTxn& txn) {
+    Row row;
+    REQUIRE(txn.get_row(people.table, test::int_key(people.schema, 1), &row).ok());
+    REQUIRE(row == person(1, "Rome", "a@x", 40));
+    REQUIRE(txn.get_row(people.table, test::int_key(people.schema, 3), &row).ok());
+    REQUIRE(row == person(3, "Rome", "c@x", 22));
+    REQUIRE(txn.entry_count(people.table) == 3);
+    REQUIRE(txn.entry_count(people.by_city) == 3);
+    REQUIRE(txn.entry_count(people.by_email) == 3);
+    return Status::OK();
+  });
+  // Into an empty table (no tree yet), and a bad table id.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                TableSchema schema{"empty", {ColumnDef::BigInt("id", true)}, {0}};
+                auto table = txn.create_table(schema);
+                REQUIRE(table.ok());
+                std::string encoded;
+                REQUIRE(encode_row(schema, {Value::Int(5)}, &encoded).ok());
+                REQUIRE(txn.put_encoded(*table, test::int_key(schema, 5), encoded).ok());
+                REQUIRE(txn.entry_count(*table) == 1);
+                return txn.put_encoded(9999, test::int_key(schema, 5), encoded);
+              }).IsInvalidArgument());
+}
+
 TEST_CASE("patch_columns: one pass for other columns, the checked path for key or index columns") {
   auto db = open_db();
   People people = create_two_people(db.get());

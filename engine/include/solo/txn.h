@@ -17,6 +17,7 @@ namespace solo {
 
 namespace internal {
 struct TreeState;
+struct TreePath;
 class DbImpl;
 class TableLoader;
 }  // namespace internal
@@ -124,6 +125,11 @@ class WriteTxn : public TxnView {
   Status patch_columns(TableId table, std::string_view key, std::span<const uint32_t> columns,
                        std::span<const Value> values, std::string_view* stored = nullptr);
 
+  // Stores `row` (encoded, whose primary key is `key`) in place of the row
+  // with that key, or as a new row if there is none: one descent of the
+  // table's tree for both (recovery replays the log's row images with it).
+  Status put_encoded(TableId table, std::string_view key, std::string_view row);
+
   // Deletes the row whose primary key is `key`. NotFound if there is none.
   Status erase(TableId table, std::string_view key);
 
@@ -146,6 +152,12 @@ class WriteTxn : public TxnView {
   Status check_table(TableId table, const TableInfo** info) const;
   Status insert_checked(const TableInfo& table, std::string_view key, std::string_view row);
   Status update_checked(const TableInfo& table, std::string_view key, std::string_view row);
+  // The steps after the descent: `path` is where a descent for `key` ended
+  // (not found: or null for an empty tree; found: the row's place).
+  Status insert_at(const TableInfo& table, std::string_view key, std::string_view row,
+                   internal::TreePath* not_found);
+  Status update_at(const TableInfo& table, std::string_view key, std::string_view row,
+                   internal::TreePath* found);
 
   internal::DbImpl* db_;
   bool rolled_back_ = false;
