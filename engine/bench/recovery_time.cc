@@ -22,11 +22,24 @@
 #include "solo/database.h"
 
 int main(int argc, char** argv) {
+  const char* usage =
+      "usage: recovery_time DIR\n"
+      "Opens the solo database in DIR (checkpoint load + log replay), prints the\n"
+      "recovery's times and sizes as one JSON object, closes it without writing.\n";
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: recovery_time DIR\n");
+    std::fputs(usage, stderr);
     return 2;
   }
   const std::string dir = argv[1];
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    std::fprintf(stderr, "recovery_time: %s is not a directory\n", dir.c_str());
+    return 1;
+  }
   uint64_t segment_bytes = 0, segment_files = 0, checkpoint_file_bytes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -60,12 +73,14 @@ int main(int argc, char** argv) {
   (void)getloadavg(loadavg, 1);
   (*opened)->close();
   std::printf(
-      "{\"dir\": \"%s\", \"open_s\": %.3f, \"open_cpu_s\": %.3f, \"recovery_s\": %.3f, \"checkpoint_bytes\": %llu, "
+      "{\"dir\": \"%s\", \"open_s\": %.3f, \"open_cpu_s\": %.3f, \"recovery_s\": %.3f, "
+      "\"checkpoint_load_s\": %.3f, \"checkpoint_bytes\": %llu, "
       "\"replayed_rounds\": %llu, \"replayed_log_bytes\": %llu, \"durable_lsn\": %llu, "
       "\"commits_replayed\": %llu, \"state_bytes\": %llu, \"arena_bytes\": %llu, \"segment_files\": %llu, "
       "\"segment_file_bytes\": %llu, \"checkpoint_file_bytes\": %llu, \"loadavg_1m\": %.2f, "
       "\"owner_busy_s\": %.3f, \"owner_idle_s\": %.3f, \"owner_cpu_s\": %.3f}\n",
       dir.c_str(), open_s, open_cpu_s, static_cast<double>(stats.recovery_ns) / 1e9,
+      static_cast<double>(stats.recovery_checkpoint_ns) / 1e9,
       static_cast<unsigned long long>(stats.recovered_checkpoint_bytes),
       static_cast<unsigned long long>(stats.replayed_rounds),
       static_cast<unsigned long long>(stats.replayed_log_bytes),

@@ -53,7 +53,7 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
     if (length == 0 || length > kMaxBlockBytes || length > file_bytes - offset - kBlockHeaderBytes) {
       return damaged(path, offset, "bad block length " + std::to_string(length));
     }
-    block.resize(length);
+    block.resize(length);  // no fill when the string was as long already
     status = file->read_at(offset + kBlockHeaderBytes, length, block.data(), &read);
     if (!status.ok()) return status;
     uint32_t crc = crc32c_extend(0, block_header + 4, 4);
@@ -73,7 +73,7 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
     if (type < CheckpointBlock::kTable || type > CheckpointBlock::kRows) {
       return damaged(path, offset, "unknown block type");
     }
-    status = apply(type, body, offset);
+    status = apply(type, &block, offset);
     if (!status.ok()) return status;
     blocks++;
     offset += kBlockHeaderBytes + length;

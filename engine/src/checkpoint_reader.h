@@ -14,9 +14,11 @@
 
 namespace solo::internal {
 
-// body: the block's bytes after its type byte. offset: the block's offset.
-using ApplyBlock =
-    std::function<Status(CheckpointBlock type, std::string_view body, uint64_t offset)>;
+// *block: the block as read, its type byte and then its body; `apply` may
+// take the bytes (swap in another string: its capacity, and its size, serve
+// the next block without a new allocation or zero-fill). offset: the
+// block's offset in the file.
+using ApplyBlock = std::function<Status(CheckpointBlock type, std::string* block, uint64_t offset)>;
 
 // Sets *lsn to the last round the checkpoint holds.
 Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,

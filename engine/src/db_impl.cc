@@ -158,6 +158,7 @@ Status DbImpl::open_durable() {
   if (!status.ok()) return status;
   recovery_ns_ = now_ns() - recovery_start;
   recovered_checkpoint_bytes_ = state.checkpoint_bytes;
+  recovery_checkpoint_ns_ = state.checkpoint_load_ns;
   replayed_rounds_ = state.replayed_rounds;
   replayed_log_bytes_ = state.replayed_bytes;
   log_ = std::make_unique<LogWriter>(
@@ -734,6 +735,7 @@ Stats DbImpl::stats() const {
   }
   stats.recovery_ns = recovery_ns_;
   stats.recovered_checkpoint_bytes = recovered_checkpoint_bytes_;
+  stats.recovery_checkpoint_ns = recovery_checkpoint_ns_;
   stats.replayed_rounds = replayed_rounds_;
   stats.replayed_log_bytes = replayed_log_bytes_;
   for (size_t bucket = 0; bucket < RoundTimes::kBuckets; ++bucket) {

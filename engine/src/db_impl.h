@@ -247,6 +247,7 @@ class DbImpl {
   // Set by open_durable() before any reader can see the Database.
   uint64_t recovery_ns_ = 0;
   uint64_t recovered_checkpoint_bytes_ = 0;
+  uint64_t recovery_checkpoint_ns_ = 0;
   uint64_t replayed_rounds_ = 0;
   uint64_t replayed_log_bytes_ = 0;
 };

@@ -45,6 +45,7 @@ struct LogState {
   uint64_t replayed_rounds = 0;
   uint64_t replayed_bytes = 0;       // frame payload bytes
   uint64_t replayed_saved_bytes = 0;  // what their column patches saved against whole rows
+  uint64_t checkpoint_load_ns = 0;    // wall time of loading the checkpoint (the rest: the log)
 };
 
 class LogWriter {

@@ -43,10 +43,12 @@ class TableLoader {
   TableLoader(const TableLoader&) = delete;
   TableLoader& operator=(const TableLoader&) = delete;
 
-  // Adds the row `row` with primary key `key`, found at `offset` of the file.
-  // Corruption naming the file and offset if the key is not greater than the
-  // previous row's (rows out of order or a duplicate), does not match the
-  // row, or the key, row or an index entry is too long.
+  // Adds the row `row` with primary key `key`, found at `offset` of the file;
+  // the caller has checked that `key` is the row's primary key (recovery's
+  // reader thread does; asserted in debug builds). Corruption naming the
+  // file and offset if the key is not greater than the previous row's (rows
+  // out of order or a duplicate), or the key, row or an index entry is too
+  // long.
   Status add(std::string_view key, std::string_view row, uint64_t offset);
   // Installs the table's tree, then builds and installs each index's.
   // Corruption naming the file and both rows' offsets if a unique index has
@@ -81,7 +83,6 @@ class TableLoader {
   const int index_fill_;
   BulkBuilder rows_;
   std::vector<IndexBuild> indexes_;
-  std::string derived_key_;  // scratch: the key a row's columns give
   std::string entry_;        // scratch: one index entry
   uint64_t previous_offset_ = 0;
 };
