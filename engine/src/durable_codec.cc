@@ -2,46 +2,6 @@
 
 namespace solo::internal {
 
-bool ByteReader::get_u8(uint8_t* value) {
-  if (failed || in.size() - pos < 1) return !(failed = true);
-  *value = static_cast<uint8_t>(in[pos++]);
-  return true;
-}
-
-bool ByteReader::get_u32(uint32_t* value) {
-  if (failed || in.size() - pos < 4) return !(failed = true);
-  *value = load_u32(in.data() + pos);
-  pos += 4;
-  return true;
-}
-
-bool ByteReader::get_u64(uint64_t* value) {
-  if (failed || in.size() - pos < 8) return !(failed = true);
-  *value = load_u64(in.data() + pos);
-  pos += 8;
-  return true;
-}
-
-bool ByteReader::get_varint(uint64_t* value) {
-  *value = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    uint8_t byte;
-    if (!get_u8(&byte)) return false;
-    *value |= uint64_t{byte & 0x7Fu} << shift;
-    if ((byte & 0x80) == 0) return true;
-  }
-  return !(failed = true);
-}
-
-bool ByteReader::get_bytes(std::string_view* bytes) {
-  uint64_t size;
-  if (!get_varint(&size)) return false;
-  if (in.size() - pos < size) return !(failed = true);
-  *bytes = in.substr(pos, size);
-  pos += size;
-  return true;
-}
-
 void put_table_schema(std::string* out, const TableSchema& schema) {
   put_bytes(out, schema.name);
   put_varint(out, schema.columns.size());

@@ -48,18 +48,55 @@ inline void put_bytes(std::string* out, std::string_view bytes) {
 }
 
 // A cursor over untrusted bytes. Every get_* returns false (and sets failed)
-// when the input is too short or malformed.
+// when the input is too short or malformed. Inline: recovery calls them
+// for every field of every row it reads (out of line they were ~6% of a
+// recovery's samples).
 struct ByteReader {
   std::string_view in;
   size_t pos = 0;
   bool failed = false;
 
   bool at_end() const { return pos >= in.size(); }
-  bool get_u8(uint8_t* value);
-  bool get_u32(uint32_t* value);
-  bool get_u64(uint64_t* value);
-  bool get_varint(uint64_t* value);
-  bool get_bytes(std::string_view* bytes);
+  bool get_u8(uint8_t* value) {
+    if (failed || in.size() - pos < 1) return !(failed = true);
+    *value = static_cast<uint8_t>(in[pos++]);
+    return true;
+  }
+  bool get_u32(uint32_t* value) {
+    if (failed || in.size() - pos < 4) return !(failed = true);
+    *value = load_u32(in.data() + pos);
+    pos += 4;
+    return true;
+  }
+  bool get_u64(uint64_t* value) {
+    if (failed || in.size() - pos < 8) return !(failed = true);
+    *value = load_u64(in.data() + pos);
+    pos += 8;
+    return true;
+  }
+  bool get_varint(uint64_t* value) {
+    // One byte (a value below 128) is the common case.
+    if (!failed && pos < in.size() && (static_cast<uint8_t>(in[pos]) & 0x80) == 0) {
+      *value = static_cast<uint8_t>(in[pos++]);
+      return true;
+    }
+    *value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t byte;
+      if (!get_u8(&byte)) return false;
+      *value |= uint64_t{byte & 0x7Fu} << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return !(failed = true);
+  }
+  bool get_bytes(std::string_view* bytes) {
+    uint64_t size;
+    if (!get_varint(&size)) return false;
+    if (in.size() - pos < size) return !(failed = true);
+    *bytes = in.substr(pos, size);
+    pos += size;
+    return true;
+  }
 };
 
 void put_table_schema(std::string* out, const TableSchema& schema);

@@ -537,9 +537,14 @@ Status apply_column_patch(const TableSchema& schema, std::string_view row, std::
     return Status::Corruption("column patch with a bad column count");
   }
   if (row.size() < bitmap) return Status::Corruption("patched row is not a row of its table");
+  // The stored row is usually not in the cache (recovery patches rows all
+  // over the state): start all its lines' misses at once.
+  prefetch_bytes(row);
   columns->clear();
+  out->reserve(row.size() + patch.size());
   out->assign(row.data(), bitmap);
   size_t pos = bitmap;  // in row
+  size_t run_start = bitmap;  // unpatched bytes of row not yet copied: [run_start, pos)
   uint64_t next_patch = 0;
   bool have_patch = false;
   auto read_patch_column = [&]() -> bool {
@@ -560,10 +565,9 @@ Status apply_column_patch(const TableSchema& schema, std::string_view row, std::
     if (!is_null(row, column_idx) && !skip_column(column, row, &pos)) {
       return Status::Corruption("patched row is not a row of its table");
     }
-    if (!have_patch || next_patch != column_idx) {
-      out->append(row.data() + start, pos - start);
-      continue;
-    }
+    if (!have_patch || next_patch != column_idx) continue;  // copied with its run
+    out->append(row.data() + run_start, start - run_start);
+    run_start = pos;
     if (in >= patch.size()) return Status::Corruption("column patch is cut short");
     const char null = patch[in++];
     if (null != 0 && null != 1) return Status::Corruption("column patch with a bad NULL flag");
@@ -583,6 +587,7 @@ Status apply_column_patch(const TableSchema& schema, std::string_view row, std::
     }
   }
   if (pos != row.size()) return Status::Corruption("patched row is not a row of its table");
+  out->append(row.data() + run_start, pos - run_start);
   if (columns->size() != count) return Status::Corruption("column patch with a bad column number");
   if (out->size() > kMaxRowBytes) return Status::Corruption("patched row is too large");
   *used = in;

@@ -196,7 +196,7 @@ struct RowsBlock {
 
   explicit RowsBlock(const std::string& body) {
     internal::ByteReader in{body};
-    uint32_t count;
+    uint32_t count = 0;
     REQUIRE(in.get_u32(&table));
     REQUIRE(in.get_u32(&count));
     for (uint32_t row_idx = 0; row_idx < count; ++row_idx) {
