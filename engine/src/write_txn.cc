@@ -473,12 +473,11 @@ Status WriteTxn::put_encoded(TableId table, std::string_view key, std::string_vi
   if (!status.ok()) return status;
   if (key.size() > kMaxKeyBytes) return Status::InvalidArgument("primary key too long");
   if (row.size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
-#ifndef NDEBUG
-  {
-    std::string row_key;
-    SOLO_ASSERT(row_primary_key(info->schema, row, &row_key).ok() && row_key == key);
-  }
-#endif
+  // A key that is not the row's would file the row where no lookup of its
+  // key finds it.
+  status = row_primary_key(info->schema, row, &db_->key_buffer_);
+  if (!status.ok()) return status;
+  if (db_->key_buffer_ != key) return Status::InvalidArgument("key is not the row's primary key");
   internal::TreePath path;
   if (trees_[table].root == nullptr) return insert_at(*info, key, row, nullptr);
   if (internal::btree_descend(trees_[table], internal::make_key(key), &path)) {

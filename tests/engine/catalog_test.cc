@@ -176,6 +176,12 @@ TEST_CASE("put_encoded: replaces the row with its key or inserts it, indexes in 
   REQUIRE(put(person(3, "Rome", "c@x", 22)).ok());  // inserts
   REQUIRE(ids_in_city(db.get(), people, "Rome") == std::vector<int64_t>{1, 2, 3});
   REQUIRE(ids_in_city(db.get(), people, "Oslo").empty());
+  // A key that is not the row's is refused.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                std::string encoded;
+                REQUIRE(encode_row(people.schema, person(5, "Oslo", "e@x", 1), &encoded).ok());
+                return txn.put_encoded(people.table, test::int_key(people.schema, 6), encoded);
+              }).IsInvalidArgument());
   // Unique index: a new row or a replaced one may not take another row's email.
   REQUIRE(put(person(4, "Oslo", "b@x", 1)).IsAlreadyExists());
   REQUIRE(put(person(1, "Oslo", "b@x", 1)).IsAlreadyExists());

@@ -128,6 +128,8 @@ class WriteTxn : public TxnView {
   // Stores `row` (encoded, whose primary key is `key`) in place of the row
   // with that key, or as a new row if there is none: one descent of the
   // table's tree for both (recovery replays the log's row images with it).
+  // InvalidArgument if `key` is not the row's primary key; otherwise the
+  // errors of insert or update.
   Status put_encoded(TableId table, std::string_view key, std::string_view row);
 
   // Deletes the row whose primary key is `key`. NotFound if there is none.
