@@ -7,14 +7,10 @@
 
 namespace solo::internal {
 
-namespace {
-
-Status damaged(const std::string& path, uint64_t offset, const std::string& what) {
+Status checkpoint_damaged(const std::string& path, uint64_t offset, const std::string& what) {
   return Status::Corruption("damaged checkpoint " + path + " at offset " + std::to_string(offset) +
                             ": " + what);
 }
-
-}  // namespace
 
 Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
                        const ApplyBlock& apply) {
@@ -31,7 +27,7 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
   if (!status.ok()) return status;
   if (read != kCheckpointHeaderBytes || std::memcmp(header + kCkpMagicOff, kCheckpointMagic, 8) != 0 ||
       load_u32(header + kCkpCrcOff) != crc32c_extend(0, header, kCkpCrcOff)) {
-    return damaged(path, 0, "bad header");
+    return checkpoint_damaged(path, 0, "bad header");
   }
   if (load_u32(header + kCkpVersionOff) != kCheckpointVersion) {
     return Status::Corruption("checkpoint " + path + " at offset " + std::to_string(kCkpVersionOff) +
@@ -45,20 +41,20 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
   uint64_t offset = kCheckpointHeaderBytes;
   uint64_t blocks = 0;
   while (true) {
-    if (file_bytes - offset < kBlockHeaderBytes) return damaged(path, offset, "no end block");
+    if (file_bytes - offset < kBlockHeaderBytes) return checkpoint_damaged(path, offset, "no end block");
     char block_header[kBlockHeaderBytes];
     status = file->read_at(offset, kBlockHeaderBytes, block_header, &read);
     if (!status.ok()) return status;
     uint32_t length = load_u32(block_header + 4);
     if (length == 0 || length > kMaxBlockBytes || length > file_bytes - offset - kBlockHeaderBytes) {
-      return damaged(path, offset, "bad block length " + std::to_string(length));
+      return checkpoint_damaged(path, offset, "bad block length " + std::to_string(length));
     }
     block.resize(length);  // no fill when the string was as long already
     status = file->read_at(offset + kBlockHeaderBytes, length, block.data(), &read);
     if (!status.ok()) return status;
     uint32_t crc = crc32c_extend(0, block_header + 4, 4);
     crc = crc32c_extend(crc, block.data(), length);
-    if (read != length || crc != load_u32(block_header)) return damaged(path, offset, "bad checksum");
+    if (read != length || crc != load_u32(block_header)) return checkpoint_damaged(path, offset, "bad checksum");
     auto type = static_cast<CheckpointBlock>(block[0]);
     std::string_view body = std::string_view(block).substr(1);
     if (type == CheckpointBlock::kEnd) {
@@ -66,12 +62,12 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
       uint64_t end_blocks, rows, end_lsn;
       if (!in.get_u64(&end_blocks) || !in.get_u64(&rows) || !in.get_u64(&end_lsn) ||
           end_blocks != blocks || end_lsn != *lsn) {
-        return damaged(path, offset, "end block does not match the file");
+        return checkpoint_damaged(path, offset, "end block does not match the file");
       }
       return Status::OK();
     }
     if (type < CheckpointBlock::kTable || type > CheckpointBlock::kRows) {
-      return damaged(path, offset, "unknown block type");
+      return checkpoint_damaged(path, offset, "unknown block type");
     }
     status = apply(type, &block, offset);
     if (!status.ok()) return status;

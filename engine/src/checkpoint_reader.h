@@ -20,6 +20,10 @@ namespace solo::internal {
 // block's offset in the file.
 using ApplyBlock = std::function<Status(CheckpointBlock type, std::string* block, uint64_t offset)>;
 
+// Corruption "damaged checkpoint PATH at offset N: WHAT", the form every
+// checkpoint refusal takes (the reader, the row key check, the loader).
+Status checkpoint_damaged(const std::string& path, uint64_t offset, const std::string& what);
+
 // Sets *lsn to the last round the checkpoint holds.
 Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
                        const ApplyBlock& apply);

@@ -316,9 +316,8 @@ class RowKeyCheck {
       if (!in.get_bytes(&key) || !in.get_bytes(&row)) return Status::OK();
       Status status = row_primary_key(schema, row, &derived_);
       if (!status.ok() || derived_ != key) {
-        return Status::Corruption("damaged checkpoint " + path_ + " at offset " +
-                                  std::to_string(row_offset) + ": row of table " + schema.name +
-                                  " does not match its key");
+        return checkpoint_damaged(path_, row_offset,
+                                  "row of table " + schema.name + " does not match its key");
       }
     }
     return Status::OK();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "checkpoint_reader.h"
 #include "db_impl.h"
 #include "row_keys.h"
 #include "solo/codec.h"
@@ -41,8 +42,7 @@ TableLoader::TableLoader(WriteTxn* txn, TableId table, std::string file, int tab
 }
 
 Status TableLoader::damaged(uint64_t offset, const std::string& what) const {
-  return Status::Corruption("damaged checkpoint " + file_ + " at offset " + std::to_string(offset) +
-                            ": " + what);
+  return checkpoint_damaged(file_, offset, what);
 }
 
 Status TableLoader::add(std::string_view key, std::string_view row, uint64_t offset) {

@@ -401,21 +401,21 @@ Status WriteTxn::update_checked(const TableInfo& table, std::string_view key,
       !internal::btree_descend(trees_[table.id], internal::make_key(key), &path)) {
     return Status::NotFound("no row with that key in " + table.schema.name);
   }
-  return update_at(table, key, row, &path);
+  std::string new_key;
+  Status status = row_primary_key(table.schema, row, &new_key);
+  if (!status.ok()) return status;
+  return update_at(table, key, row, new_key, &path);
 }
 
 Status WriteTxn::update_at(const TableInfo& table, std::string_view key, std::string_view row,
-                           internal::TreePath* found) {
+                           std::string_view new_key, internal::TreePath* found) {
   internal::TreePath& path = *found;
   auto* old_record = static_cast<internal::Record*>(
       path.node[path.depth - 1]->ptr_[path.idx[path.depth - 1]]);
   std::string_view old_row = old_record->view();
   size_t index_count = table.indexes.size();
 
-  // The new primary key: only derived when the table's key could change.
-  std::string new_key;
-  Status status = row_primary_key(table.schema, row, &new_key);
-  if (!status.ok()) return status;
+  Status status;
   bool key_changed = new_key != key;
   void* existing;
   if (key_changed && (new_key.size() > kMaxKeyBytes ||
@@ -481,7 +481,7 @@ Status WriteTxn::put_encoded(TableId table, std::string_view key, std::string_vi
   internal::TreePath path;
   if (trees_[table].root == nullptr) return insert_at(*info, key, row, nullptr);
   if (internal::btree_descend(trees_[table], internal::make_key(key), &path)) {
-    return update_at(*info, key, row, &path);
+    return update_at(*info, key, row, key, &path);
   }
   return insert_at(*info, key, row, &path);
 }

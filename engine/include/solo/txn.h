@@ -155,11 +155,12 @@ class WriteTxn : public TxnView {
   Status insert_checked(const TableInfo& table, std::string_view key, std::string_view row);
   Status update_checked(const TableInfo& table, std::string_view key, std::string_view row);
   // The steps after the descent: `path` is where a descent for `key` ended
-  // (not found: or null for an empty tree; found: the row's place).
+  // (not found: or null for an empty tree; found: the row's place);
+  // new_key: the primary key of `row` (the caller derived it).
   Status insert_at(const TableInfo& table, std::string_view key, std::string_view row,
                    internal::TreePath* not_found);
   Status update_at(const TableInfo& table, std::string_view key, std::string_view row,
-                   internal::TreePath* found);
+                   std::string_view new_key, internal::TreePath* found);
 
   internal::DbImpl* db_;
   bool rolled_back_ = false;
