@@ -25,7 +25,7 @@ void node_copy(Node* dst, const Node* src, uint64_t gen, int dst_class) {
   dst->last_insert_ = src->last_insert_;
   dst->count_ = static_cast<uint16_t>(count);
   std::memcpy(dst->head_, src->head_, count * sizeof(uint64_t));
-  std::memcpy(dst->key_len_, src->key_len_, count * sizeof(uint16_t));
+  std::memcpy(dst->key_len_, src->key_len_, count * sizeof(uint8_t));
   std::memcpy(dst->ptr_, src->ptr_, count * sizeof(void*));
   if (src->heap_used_ == 0) {
     // Every key is inline (class 0, and TPC-C's nodes): nothing more to copy.
@@ -79,16 +79,19 @@ void node_insert_at(Node* node, int idx, const KeyRef& key, void* ptr) {
   SOLO_ASSERT(node_fits(node, key.size));
   SOLO_ASSERT(idx >= 0 && idx <= node->count_);
   uint16_t offset = heap_len(key.size) != 0 ? heap_put(node, key.data, key.size) : 0;
+  const bool has_heap = node->class_ != 0;  // class 0 has no key_off_ (node.h)
   int tail = node->count_ - idx;
   if (tail > 0) {
     std::memmove(node->head_ + idx + 1, node->head_ + idx, tail * sizeof(uint64_t));
-    std::memmove(node->key_off_ + idx + 1, node->key_off_ + idx, tail * sizeof(uint16_t));
-    std::memmove(node->key_len_ + idx + 1, node->key_len_ + idx, tail * sizeof(uint16_t));
+    if (has_heap) {
+      std::memmove(node->key_off_ + idx + 1, node->key_off_ + idx, tail * sizeof(uint16_t));
+    }
+    std::memmove(node->key_len_ + idx + 1, node->key_len_ + idx, tail * sizeof(uint8_t));
     std::memmove(node->ptr_ + idx + 1, node->ptr_ + idx, tail * sizeof(void*));
   }
   node->head_[idx] = __builtin_bswap64(key.prefix);
-  node->key_off_[idx] = offset;
-  node->key_len_[idx] = static_cast<uint16_t>(key.size);
+  if (has_heap) node->key_off_[idx] = offset;
+  node->key_len_[idx] = static_cast<uint8_t>(key.size);
   node->ptr_[idx] = ptr;
   node->count_++;
   node->last_insert_ = static_cast<uint8_t>(idx + 1);
@@ -100,8 +103,10 @@ void node_remove_at(Node* node, int idx) {
   int tail = node->count_ - idx - 1;
   if (tail > 0) {
     std::memmove(node->head_ + idx, node->head_ + idx + 1, tail * sizeof(uint64_t));
-    std::memmove(node->key_off_ + idx, node->key_off_ + idx + 1, tail * sizeof(uint16_t));
-    std::memmove(node->key_len_ + idx, node->key_len_ + idx + 1, tail * sizeof(uint16_t));
+    if (node->class_ != 0) {  // class 0 has no key_off_ (node.h)
+      std::memmove(node->key_off_ + idx, node->key_off_ + idx + 1, tail * sizeof(uint16_t));
+    }
+    std::memmove(node->key_len_ + idx, node->key_len_ + idx + 1, tail * sizeof(uint8_t));
     std::memmove(node->ptr_ + idx, node->ptr_ + idx + 1, tail * sizeof(void*));
   }
   node->count_--;

@@ -18,7 +18,8 @@
 // (a quarter of its heap, so a split leaves each half room for one more);
 // a node that must take a longer key, or whose heap fills while it holds
 // few entries, is replaced by a copy of a larger class (btree_split.cc).
-// TPC-C's keys are mostly <= 8 bytes: their nodes are 656 bytes, not 1,488.
+// TPC-C's keys are mostly <= 8 bytes: their nodes are 560 bytes (class 0: no
+// heap and no key offsets), not 1,456.
 #pragma once
 
 #include <cstddef>
@@ -73,9 +74,11 @@ struct Node {
   uint16_t heap_used_;  // bytes of heap_ handed out, live or dead
   uint16_t heap_dead_;  // bytes of removed keys inside [0, heap_used_)
   uint64_t head_[kNodeCapacity];  // first 8 key bytes as stored, zero padded
-  uint16_t key_off_[kNodeCapacity];  // in heap_ (keys longer than 8 bytes)
-  uint16_t key_len_[kNodeCapacity];
   void* ptr_[kNodeCapacity];
+  uint8_t key_len_[kNodeCapacity];  // keys are at most kNodeMaxKeyBytes (200)
+  // A node of class 0 ends here: it has no heap, so neither these offsets
+  // (never read or written for it: every key of class 0 is inline).
+  uint16_t key_off_[kNodeCapacity];  // in heap_ (keys longer than 8 bytes)
   char heap_[kNodeHeapBytes];  // a node's memory ends after its class's heap
 
   std::string_view key(int idx) const {
@@ -97,9 +100,15 @@ static_assert(sizeof(Node) % 16 == 0, "nodes take whole 16-byte blocks");
 static_assert(offsetof(Node, heap_) % 16 == 0, "so are smaller ones");
 static_assert(kNodeHeapBytes >= 4 * kNodeMaxKeyBytes, "heap must hold 4 maximal keys");
 
-// Bytes of memory a node of class `node_class` takes.
+static_assert(offsetof(Node, key_off_) % 16 == 0, "class 0 nodes take whole 16-byte blocks");
+static_assert(kNodeMaxKeyBytes <= 255, "key_len_ holds a key's length in one byte");
+
+// Bytes of memory a node of class `node_class` takes: class 0 ends before
+// key_off_, the others after their heap.
 constexpr uint32_t node_bytes(int node_class) {
-  return static_cast<uint32_t>(sizeof(Node) - kNodeHeapBytes + kClassHeapBytes[node_class]);
+  return node_class == 0
+             ? static_cast<uint32_t>(offsetof(Node, key_off_))
+             : static_cast<uint32_t>(sizeof(Node) - kNodeHeapBytes + kClassHeapBytes[node_class]);
 }
 inline uint32_t node_bytes(const Node* node) { return node_bytes(node->class_); }
 inline int node_heap_bytes(const Node* node) { return kClassHeapBytes[node->class_]; }
@@ -113,12 +122,14 @@ inline int node_class_for_key(uint32_t key_size) {
   return node_class;
 }
 
-// Starts loading the parts of a node a search reads (heads, offsets,
-// lengths, pointers: its first 11 cache lines) so that their misses overlap
-// instead of following one another down the binary search.
+// Starts loading the parts of a node a search reads (heads, pointers,
+// lengths: its first 9 cache lines; offsets too for a node with a heap) so
+// that their misses overlap instead of following one another down the
+// binary search.
 inline void node_prefetch(const Node* node) {
   const char* base = reinterpret_cast<const char*>(node);
-  for (int line = 0; line < 11; ++line) __builtin_prefetch(base + line * 64);
+  for (int line = 0; line < 9; ++line) __builtin_prefetch(base + line * 64);
+  if (node->class_ != 0) __builtin_prefetch(base + 9 * 64);
 }
 
 // <0, 0, >0 as key idx of `node` is less than, equal to, greater than `key`.

@@ -135,7 +135,7 @@ TEST_CASE("ascending inserts into the middle of a tree leave full leaves (btree_
   // TPC-C's order lines: ten districts loaded in key order, then each gets
   // new keys at the end of its own range, in turns. Splitting in the middle
   // there left one half-full leaf behind per split.
-  // 8-byte keys live in the nodes' heads (class 0, 656 bytes); 16-byte ones
+  // 8-byte keys live in the nodes' heads (class 0, 560 bytes); 16-byte ones
   // need a heap: their nodes grow to the class that takes 32 of them.
   const size_t pad = GENERATE(0u, 8u);
   ObjectPool pool(true);
