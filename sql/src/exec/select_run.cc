@@ -283,7 +283,7 @@ class Scanner {
           Decode(level, state, row);
           if (Filters(level.on)) {
             matched = true;
-            if (Filters(level.where) && !Level(level_idx + 1, on_row)) return false;
+            if (NonKeyFilters(level) && !Level(level_idx + 1, on_row)) return false;  // exact key
           }
         }
       } else if (!ScanRange(level_idx, on_row, &matched)) {
@@ -323,7 +323,9 @@ class Scanner {
       Decode(level, state, row);
       if (!Filters(level.on)) continue;
       *matched = true;
-      if (!Filters(level.where)) continue;
+      // The range is the exact key prefix of the equality bounds (BuildRange,
+      // InList): every row in it passes them.
+      if (!NonKeyFilters(level)) continue;
       if (!Level(level_idx + 1, on_row)) return false;
     }
     return true;
