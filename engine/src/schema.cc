@@ -19,12 +19,6 @@ std::string_view type_name(Type type) {
   return "?";
 }
 
-bool type_is_string(Type type) {
-  return type == Type::kChar || type == Type::kVarChar || type == Type::kText;
-}
-
-bool type_is_integral(Type type) { return !type_is_string(type) && type != Type::kDouble; }
-
 static ColumnDef make_column(std::string name, Type type, bool not_null) {
   ColumnDef column;
   column.name = std::move(name);

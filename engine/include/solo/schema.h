@@ -25,9 +25,12 @@ enum class Type : uint8_t {
 // Returns the SQL name of a type, e.g. "INTEGER".
 std::string_view type_name(Type type);
 
-// True for the types whose Value is kInt (all but strings and DOUBLE).
-bool type_is_integral(Type type);
-bool type_is_string(Type type);
+// True for the string types; for the types whose Value is kInt (all but
+// strings and DOUBLE). Inline: every column of every encoded row asks.
+inline bool type_is_string(Type type) {
+  return type == Type::kChar || type == Type::kVarChar || type == Type::kText;
+}
+inline bool type_is_integral(Type type) { return !type_is_string(type) && type != Type::kDouble; }
 
 struct ColumnDef {
   std::string name;
