@@ -158,12 +158,16 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   thread_local Rows stock_rows;
   txn.exec(stmts[Stmt::kNoGetItems], item_ids, &item_rows);
   std::array<int64_t, kMaxOrderLines> prices{};
+  // The found items' ids, read once (at most 15 rows).
+  std::array<int64_t, kMaxOrderLines> found_ids{};
+  const size_t found_count = std::min<size_t>(item_rows.size(), kMaxOrderLines);
+  for (size_t row = 0; row < found_count; ++row) found_ids[row] = item_rows.get_int(row, 0);
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
-    size_t found = item_rows.size();
-    for (size_t row = 0; row < item_rows.size(); ++row) {
-      if (item_rows.get_int(row, 0) == in.lines[line_idx].i_id) found = row;
+    size_t found = found_count;
+    for (size_t row = 0; row < found_count; ++row) {
+      if (found_ids[row] == in.lines[line_idx].i_id) found = row;
     }
-    if (found == item_rows.size()) {
+    if (found == found_count) {
       // The unused item of the 1% rollback case: the whole transaction is
       // rolled back (clause 2.4.2.3); the items are read before any change,
       // so nothing needs undoing.
