@@ -129,6 +129,22 @@ Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
   return Status::OK();
 }
 
+bool append_integer_key(const ColumnDef& column, int64_t value, std::string* out) {
+  switch (column.type) {
+    case Type::kSmallInt:
+      if (value < INT16_MIN || value > INT16_MAX) return false;
+      break;
+    case Type::kInteger:
+      if (value < INT32_MIN || value > INT32_MAX) return false;
+      break;
+    case Type::kBigInt: break;
+    default: return false;
+  }
+  if (!column.not_null) out->push_back('\x01');  // as append_key_column: not NULL
+  put_key_int(value, out);
+  return true;
+}
+
 Status encode_primary_key(const TableSchema& schema, const Row& row, std::string* out) {
   if (row.size() != schema.columns.size()) return Status::InvalidArgument("wrong number of columns");
   // Straight from the row's values (copying them into a key row first cost

@@ -202,6 +202,36 @@ TEST_CASE("integer keys: every length boundary sorts in order, and small ids are
   REQUIRE(key.size() == 6);
 }
 
+TEST_CASE("append_integer_key gives append_key's bytes, and refuses what append_key would") {
+  TableSchema schema = all_types();  // a SMALLINT, b INTEGER, c BIGINT nullable; j INTEGER NOT NULL
+  std::vector<int64_t> numbers = {0,         1,         -1,        239,       240,      32767,
+                                  32768,     -32768,    -32769,    INT32_MAX, INT32_MIN, int64_t{INT32_MAX} + 1,
+                                  INT64_MAX, INT64_MIN, 123456789};
+  for (uint32_t column : {0u, 1u, 2u, 9u}) {
+    for (int64_t number : numbers) {
+      INFO("column " << column << " value " << number);
+      std::string fast = "prefix";
+      bool taken = append_integer_key(schema.columns[column], number, &fast);
+      std::string general = "prefix";
+      Value value = Value::Int(number);
+      uint32_t columns[1] = {column};
+      bool fits = append_key(schema, columns, std::span<const Value>(&value, 1), &general).ok();
+      REQUIRE(taken == fits);
+      if (taken) {
+        REQUIRE(fast == general);
+      } else {
+        REQUIRE(fast == "prefix");
+      }
+    }
+  }
+  // Not an integer column: always the general path.
+  for (uint32_t column : {3u, 4u, 7u, 8u}) {
+    std::string out;
+    REQUIRE_FALSE(append_integer_key(schema.columns[column], 5, &out));
+    REQUIRE(out.empty());
+  }
+}
+
 TEST_CASE("nullable key columns sort NULL first") {
   TableSchema schema = all_types();
   std::string null_key = key_of(schema, 1, Value::Null());

@@ -71,6 +71,11 @@ Status decode_leading_columns(const TableSchema& schema, std::string_view bytes,
 Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
                   std::span<const Value> values, std::string* out);
 
+// append_key for one integer value of a SMALLINT, INTEGER or BIGINT column:
+// false (nothing appended) if the column is of another type or the value is
+// out of its range; then append_key decides.
+bool append_integer_key(const ColumnDef& column, int64_t value, std::string* out);
+
 // Appends the key encoding of columns `columns` of an encoded row, read in
 // place in one pass up to the last of them (no Value, no allocation), as
 // append_key would give for the decoded values. The row's values are not
