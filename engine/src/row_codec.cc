@@ -1,5 +1,6 @@
 // Compact row encoding (engine/README.md "Row encoding") and value checks.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <set>
 
@@ -23,15 +24,41 @@ int fixed_width(Type type) {
   }
 }
 
+// The fixed widths are 2, 4 and 8 bytes; on a little-endian machine each is
+// one load or store instead of a loop over its bytes.
 void put_little_endian(uint64_t bits, int bytes, std::string* out) {
   char buffer[8];
-  for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
-    buffer[byte_idx] = static_cast<char>(bits >> (8 * byte_idx));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(buffer, &bits, 8);
+  } else {
+    for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
+      buffer[byte_idx] = static_cast<char>(bits >> (8 * byte_idx));
+    }
   }
   out->append(buffer, bytes);
 }
 
 uint64_t get_little_endian(const char* data, int bytes) {
+  if constexpr (std::endian::native == std::endian::little) {
+    switch (bytes) {
+      case 2: {
+        uint16_t bits;
+        std::memcpy(&bits, data, 2);
+        return bits;
+      }
+      case 4: {
+        uint32_t bits;
+        std::memcpy(&bits, data, 4);
+        return bits;
+      }
+      case 8: {
+        uint64_t bits;
+        std::memcpy(&bits, data, 8);
+        return bits;
+      }
+      default: break;
+    }
+  }
   uint64_t bits = 0;
   for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
     bits |= uint64_t{static_cast<unsigned char>(data[byte_idx])} << (8 * byte_idx);

@@ -589,6 +589,36 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
     out->set_null();
     return;
   }
+  // The commonest cases, each exactly what Convert gives, without its
+  // temporaries: an integer for an integer column in its range, a decimal
+  // of the column's scale within its precision, a timestamp.
+  switch (value.kind()) {
+    case ValueKind::kInt: {
+      const int64_t number = value.as_int();
+      if (column.type == Type::kBigInt ||
+          (column.type == Type::kInteger && number >= INT32_MIN && number <= INT32_MAX) ||
+          (column.type == Type::kSmallInt && number >= INT16_MIN && number <= INT16_MAX)) {
+        out->set_int(number);
+        return;
+      }
+      break;
+    }
+    case ValueKind::kDecimal:
+      if (column.type == Type::kDecimal && value.scale() == column.scale &&
+          (column.precision <= 0 || column.precision >= 19 ||
+           (value.units() < kPow10[column.precision] && value.units() > -kPow10[column.precision]))) {
+        out->set_int(value.units());
+        return;
+      }
+      break;
+    case ValueKind::kTimestamp:
+      if (column.type == Type::kTimestamp) {
+        out->set_int(value.as_int());
+        return;
+      }
+      break;
+    default: break;
+  }
   const bool text_column =
       column.type == Type::kChar || column.type == Type::kVarChar || column.type == Type::kText;
   if (text_column && value.kind() == ValueKind::kText &&
