@@ -97,6 +97,7 @@ struct LevelState {
   std::vector<solo::Value> key_values;
   std::vector<solo::ColumnView> columns;
   std::vector<std::string> in_keys;  // IN-list levels: one key per distinct value
+  std::vector<int64_t> in_numbers;   // IntegerInKeys' values
   std::vector<std::string_view> in_key_views;
   std::vector<std::string_view> in_rows;
   bool derived_ready = false;
@@ -344,6 +345,35 @@ class Scanner {
     return true;
   }
 
+  // InList's keys when every IN value is an integer (or NULL) and the column
+  // an integer column (New-Order's items): the values sorted and made
+  // distinct as numbers (the key encoding keeps their order), each key the
+  // equality prefix (BuildRange's) and the value. False, nothing done, when
+  // a value is of another kind: the general path decides then.
+  bool IntegerInKeys(const ScanLevel& level, const solo::ColumnDef& column, LevelState& state) {
+    if (!type_is_integral(column.type) || column.type == Type::kDecimal ||
+        column.type == Type::kTimestamp) {
+      return false;
+    }
+    std::vector<int64_t>& numbers = state.in_numbers;
+    numbers.clear();
+    Value scratch;
+    for (const BExprPtr& expr : level.in_values) {
+      const Value& value = Eval(*expr, frame_, &scratch);
+      if (value.is_null()) continue;  // equal to no row
+      if (value.kind() != ValueKind::kInt) return false;
+      numbers.push_back(value.as_int());
+    }
+    std::sort(numbers.begin(), numbers.end());
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    for (int64_t number : numbers) {
+      state.bound_key.assign(state.prefix);
+      // Out of the column's range: equal to no row.
+      if (append_integer_key(column, number, &state.bound_key)) state.in_keys.push_back(state.bound_key);
+    }
+    return true;
+  }
+
   // A level whose next key column is given by an IN list: the distinct keys
   // (equal prefix + one value each) in key order; with the whole primary key,
   // fetched in one batch (the lookups' cache misses overlap), else one range
@@ -355,20 +385,22 @@ class Scanner {
     const TxnView& view = *frame_.env->view;
     const solo::ColumnDef& column = level.schema.columns[level.key_columns[level.equal.size()]];
     state.in_keys.clear();
-    Value scratch;
-    for (const BExprPtr& expr : level.in_values) {
-      const Value& value = Eval(*expr, frame_, &scratch);
-      solo::Value key_value;
-      // NULL, or a value the column cannot hold: equal to no row.
-      if (ToKeyValue(value, column, expr->pos, &key_value) != KeyFit::kFits) continue;
-      state.key_values.push_back(std::move(key_value));
-      std::string key;
-      bool usable = append_key(level.schema, level.key_columns, state.key_values, &key).ok();
-      state.key_values.pop_back();
-      if (usable) state.in_keys.push_back(std::move(key));
+    if (!IntegerInKeys(level, column, state)) {
+      Value scratch;
+      for (const BExprPtr& expr : level.in_values) {
+        const Value& value = Eval(*expr, frame_, &scratch);
+        solo::Value key_value;
+        // NULL, or a value the column cannot hold: equal to no row.
+        if (ToKeyValue(value, column, expr->pos, &key_value) != KeyFit::kFits) continue;
+        state.key_values.push_back(std::move(key_value));
+        std::string key;
+        bool usable = append_key(level.schema, level.key_columns, state.key_values, &key).ok();
+        state.key_values.pop_back();
+        if (usable) state.in_keys.push_back(std::move(key));
+      }
+      std::sort(state.in_keys.begin(), state.in_keys.end());
+      state.in_keys.erase(std::unique(state.in_keys.begin(), state.in_keys.end()), state.in_keys.end());
     }
-    std::sort(state.in_keys.begin(), state.in_keys.end());
-    state.in_keys.erase(std::unique(state.in_keys.begin(), state.in_keys.end()), state.in_keys.end());
     bool is_index = level.tree != level.table;
     if (is_index || level.equal.size() + 1 != level.key_columns.size()) {
       for (const std::string& key : state.in_keys) {
