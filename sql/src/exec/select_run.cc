@@ -17,11 +17,14 @@ namespace {
 
 enum class KeyFit { kFits, kNever, kUnusable };
 
+bool IsIntegerColumn(const solo::ColumnDef& column) {
+  return column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt;
+}
+
 // Converts a value for comparison with a key column, exactly.
 KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
   if (value.is_null()) return KeyFit::kNever;
-  if (value.kind() == ValueKind::kInt &&
-      (column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt)) {
+  if (value.kind() == ValueKind::kInt && IsIntegerColumn(column)) {
     // The commonest key: no conversion. A value out of the column's range
     // makes append_key fail, which callers treat like kNever/kUnusable.
     out->set_int(value.as_int());
@@ -351,10 +354,7 @@ class Scanner {
   // equality prefix (BuildRange's) and the value. False, nothing done, when
   // a value is of another kind: the general path decides then.
   bool IntegerInKeys(const ScanLevel& level, const solo::ColumnDef& column, LevelState& state) {
-    if (!type_is_integral(column.type) || column.type == Type::kDecimal ||
-        column.type == Type::kTimestamp) {
-      return false;
-    }
+    if (!IsIntegerColumn(column)) return false;
     std::vector<int64_t>& numbers = state.in_numbers;
     numbers.clear();
     Value scratch;

@@ -424,16 +424,23 @@ solo::ColumnDef ColumnForType(const TypeName& type) {
 
 namespace {
 
-void CheckIntRange(int64_t value, Type type, SourcePos pos) {
+// Whether an integer fits a column of `type` (other types: no range here).
+bool IntFits(int64_t value, Type type) {
   switch (type) {
-    case Type::kSmallInt:
-      if (value < INT16_MIN || value > INT16_MAX) Overflow(pos, "smallint");
-      break;
-    case Type::kInteger:
-      if (value < INT32_MIN || value > INT32_MAX) Overflow(pos, "integer");
-      break;
-    default: break;
+    case Type::kSmallInt: return value >= INT16_MIN && value <= INT16_MAX;
+    case Type::kInteger: return value >= INT32_MIN && value <= INT32_MAX;
+    default: return true;
   }
+}
+
+// Whether `units` fit a DECIMAL column's precision.
+bool DecimalFits(int64_t units, const solo::ColumnDef& column) {
+  return column.precision <= 0 || column.precision >= 19 ||
+         (units < kPow10[column.precision] && units > -kPow10[column.precision]);
+}
+
+void CheckIntRange(int64_t value, Type type, SourcePos pos) {
+  if (!IntFits(value, type)) Overflow(pos, type == Type::kSmallInt ? "smallint" : "integer");
 }
 
 // A number rounded to an integer (PostgreSQL rounds numeric to int).
@@ -514,10 +521,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
         AsDecimal(*source, &su, &ss);
         if (!Rescale(su, ss, column.scale, &units)) Overflow(pos);
       }
-      if (column.precision > 0 && column.precision < 19 &&
-          (units >= kPow10[column.precision] || units <= -kPow10[column.precision])) {
-        Overflow(pos);
-      }
+      if (!DecimalFits(units, column)) Overflow(pos);
       out->SetDecimal(units, column.scale);
       return;
     }
@@ -595,9 +599,9 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   switch (value.kind()) {
     case ValueKind::kInt: {
       const int64_t number = value.as_int();
-      if (column.type == Type::kBigInt ||
-          (column.type == Type::kInteger && number >= INT32_MIN && number <= INT32_MAX) ||
-          (column.type == Type::kSmallInt && number >= INT16_MIN && number <= INT16_MAX)) {
+      if ((column.type == Type::kBigInt || column.type == Type::kInteger ||
+           column.type == Type::kSmallInt) &&
+          IntFits(number, column.type)) {
         out->set_int(number);
         return;
       }
@@ -605,8 +609,7 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
     }
     case ValueKind::kDecimal:
       if (column.type == Type::kDecimal && value.scale() == column.scale &&
-          (column.precision <= 0 || column.precision >= 19 ||
-           (value.units() < kPow10[column.precision] && value.units() > -kPow10[column.precision]))) {
+          DecimalFits(value.units(), column)) {
         out->set_int(value.units());
         return;
       }
