@@ -2,9 +2,14 @@
 
 namespace solo {
 
+const std::string& Status::EmptyMessage() {
+  static const std::string empty;
+  return empty;
+}
+
 std::string Status::ToString() const {
   const char* name = "OK";
-  switch (code_) {
+  switch (code()) {
     case Code::kOk: return "OK";
     case Code::kNotFound: name = "NotFound"; break;
     case Code::kAlreadyExists: name = "AlreadyExists"; break;
@@ -16,7 +21,7 @@ std::string Status::ToString() const {
     case Code::kIOError: name = "IOError"; break;
     case Code::kCorruption: name = "Corruption"; break;
   }
-  return std::string(name) + ": " + message_;
+  return std::string(name) + ": " + rep_->message;
 }
 
 }  // namespace solo

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,8 +26,21 @@ class Status {
     kCorruption,       // a durable file is damaged (not at the log's tail); names file and offset
   };
 
-  // An OK status. Costs no allocation.
+  // An OK status: one null pointer. Costs no allocation, and making,
+  // moving, testing and destroying it are a store, a copy, a compare and a
+  // compare: hot paths return Status from every call. Only an error
+  // allocates (its code and message).
   Status() = default;
+  Status(const Status& other)
+      : rep_(other.rep_ == nullptr ? nullptr : std::make_unique<Rep>(*other.rep_)) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      rep_ = other.rep_ == nullptr ? nullptr : std::make_unique<Rep>(*other.rep_);
+    }
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
 
   static Status OK() { return Status(); }
   static Status NotFound(std::string_view msg) { return Status(Code::kNotFound, msg); }
@@ -41,27 +55,35 @@ class Status {
   static Status IOError(std::string_view msg) { return Status(Code::kIOError, msg); }
   static Status Corruption(std::string_view msg) { return Status(Code::kCorruption, msg); }
 
-  bool ok() const { return code_ == Code::kOk; }
-  bool IsNotFound() const { return code_ == Code::kNotFound; }
-  bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
-  bool IsConstraint() const { return code_ == Code::kConstraint; }
-  bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
-  bool IsAborted() const { return code_ == Code::kAborted; }
-  bool IsShutdown() const { return code_ == Code::kShutdown; }
-  bool IsIOError() const { return code_ == Code::kIOError; }
-  bool IsCorruption() const { return code_ == Code::kCorruption; }
+  bool ok() const { return rep_ == nullptr; }
+  bool IsNotFound() const { return code() == Code::kNotFound; }
+  bool IsAlreadyExists() const { return code() == Code::kAlreadyExists; }
+  bool IsConstraint() const { return code() == Code::kConstraint; }
+  bool IsInvalidArgument() const { return code() == Code::kInvalidArgument; }
+  bool IsAborted() const { return code() == Code::kAborted; }
+  bool IsShutdown() const { return code() == Code::kShutdown; }
+  bool IsIOError() const { return code() == Code::kIOError; }
+  bool IsCorruption() const { return code() == Code::kCorruption; }
 
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  Code code() const { return rep_ == nullptr ? Code::kOk : rep_->code; }
+  // Empty for OK.
+  const std::string& message() const { return rep_ == nullptr ? EmptyMessage() : rep_->message; }
 
   // "OK" or "<code name>: <message>".
   std::string ToString() const;
 
  private:
-  Status(Code code, std::string_view msg) : code_(code), message_(msg) {}
+  struct Rep {
+    Code code;
+    std::string message;
+  };
 
-  Code code_ = Code::kOk;
-  std::string message_;
+  // Every factory but OK() passes a code other than kOk.
+  Status(Code code, std::string_view msg)
+      : rep_(std::make_unique<Rep>(Rep{code, std::string(msg)})) {}
+  static const std::string& EmptyMessage();
+
+  std::unique_ptr<Rep> rep_;  // null: OK
 };
 
 // Either a value of type T or a non-OK Status.
