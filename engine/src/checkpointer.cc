@@ -17,8 +17,9 @@
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn, bool sched_idle,
-                           int nice, uint64_t writeback_bytes)
+                           LogWriter* log, uint64_t last_checkpoint_lsn,
+                           uint64_t replayed_log_bytes, bool sched_idle, int nice,
+                           uint64_t writeback_bytes)
     : db_(db),
       fs_(fs),
       dir_(std::move(dir)),
@@ -26,7 +27,8 @@ Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalErr
       log_(log),
       sched_idle_(sched_idle),
       nice_(nice),
-      writeback_bytes_(writeback_bytes) {
+      writeback_bytes_(writeback_bytes),
+      replayed_log_bytes_(replayed_log_bytes) {
   last_lsn_.store(last_checkpoint_lsn);
 }
 
@@ -66,6 +68,17 @@ void Checkpointer::stop() {
   stop_provisioning_.store(true, std::memory_order_relaxed);
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+Status Checkpointer::run_here() {
+  if (thread_.joinable()) return Status::Internal("Checkpointer::run_here before stop()");
+  return checkpoint_once();
+}
+
+uint64_t Checkpointer::log_bytes_since_checkpoint() const {
+  const uint64_t position = replayed_log_bytes_ + log_->bytes_written();
+  const uint64_t covered = covered_log_bytes_.load(std::memory_order_relaxed);
+  return position > covered ? position - covered : 0;
 }
 
 void Checkpointer::thread_main() {
@@ -115,6 +128,9 @@ void Checkpointer::provision_log() {
 
 Status Checkpointer::checkpoint_once() {
   if (fatal_->failed()) return fatal_->get();
+  // Read before the snapshot is taken: every byte written before it is of a
+  // round in the snapshot or of one or two rounds still being synced.
+  const uint64_t covered = replayed_log_bytes_ + log_->bytes_written();
   uint32_t slot;
   const RootSet* roots = db_->acquire(&slot);
   if (roots->lsn == last_lsn_.load(std::memory_order_relaxed) && roots->lsn != 0) {
@@ -141,6 +157,7 @@ Status Checkpointer::checkpoint_once() {
       std::memory_order_relaxed);
   last_lsn_.store(info.lsn, std::memory_order_relaxed);
   completed_count_.fetch_add(1, std::memory_order_relaxed);
+  covered_log_bytes_.store(covered, std::memory_order_relaxed);
   log_->checkpointed(info.lsn, info.bytes);
   // Older checkpoints are no longer needed (the new one is durable, renamed
   // and its directory entry synced). A failure to remove one is harmless.

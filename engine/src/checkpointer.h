@@ -26,8 +26,11 @@ class Checkpointer {
   // sched_idle, nice: the thread's scheduling class and nice value
   // (Options::checkpoint_sched_idle, checkpoint_nice);
   // writeback_bytes: Options::checkpoint_writeback_bytes.
+  // replayed_log_bytes: the log recovery replayed (not in the newest
+  // checkpoint).
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn, bool sched_idle, int nice, uint64_t writeback_bytes);
+               uint64_t last_checkpoint_lsn, uint64_t replayed_log_bytes, bool sched_idle,
+               int nice, uint64_t writeback_bytes);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -40,6 +43,12 @@ class Checkpointer {
   Status run_now();
   // Finishes a running checkpoint and stops the thread. Idempotent.
   void stop();
+  // After stop() (the owner stopped too): writes a checkpoint of the last
+  // published state on the calling thread, at its priority (close()).
+  Status run_here();
+  // Log bytes written since the snapshot of the newest checkpoint (the
+  // replayed log counts until a checkpoint covers it). Any thread.
+  uint64_t log_bytes_since_checkpoint() const;
 
   uint64_t completed() const { return completed_count_.load(std::memory_order_relaxed); }
   uint64_t last_lsn() const { return last_lsn_.load(std::memory_order_relaxed); }
@@ -78,6 +87,9 @@ class Checkpointer {
   bool stopping_ = false;    // guarded
   std::thread thread_;
   std::atomic<uint64_t> last_lsn_{0};
+  // Positions in the log's bytes: replayed_log_bytes + LogWriter::bytes_written().
+  const uint64_t replayed_log_bytes_;
+  std::atomic<uint64_t> covered_log_bytes_{0};  // up to the newest checkpoint's snapshot
   std::atomic<uint64_t> completed_count_{0};
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> total_ns_{0};  // written by the checkpointer thread only

@@ -131,7 +131,16 @@ void DbImpl::close() {
   owner_running_.store(false, std::memory_order_release);
   owner_.join();
   // The owner answered every round (durable, or failed): stop the helpers.
-  if (checkpointer_) checkpointer_->stop();
+  if (checkpointer_) {
+    checkpointer_->stop();
+    // A shutdown checkpoint, so that the next open need not replay the log
+    // (Options::checkpoint_at_close_bytes). A failure is fatal like any
+    // checkpoint's, and loses nothing: the log still holds every round.
+    const uint64_t at_close = options_.checkpoint_at_close_bytes;
+    if (at_close > 0 && !fatal_.failed() && checkpointer_->log_bytes_since_checkpoint() >= at_close) {
+      (void)checkpointer_->run_here();
+    }
+  }
   if (log_) log_->stop();
 }
 
@@ -166,7 +175,8 @@ Status DbImpl::open_durable() {
       [this] { return checkpointer_->running(); });
   checkpointer_ =
       std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn,
-                                     options_.checkpoint_sched_idle, options_.checkpoint_nice,
+                                     state.replayed_bytes, options_.checkpoint_sched_idle,
+                                     options_.checkpoint_nice,
                                      options_.checkpoint_writeback_bytes);
   const uint64_t last_lsn = state.next_lsn - 1;
   status = log_->open(std::move(state));

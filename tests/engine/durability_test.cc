@@ -351,6 +351,53 @@ TEST_CASE("Database::checkpoint, then more rounds, then reopen") {
   REQUIRE(test::dump_state(*db) == before);
 }
 
+TEST_CASE("close writes a checkpoint once enough log waits for one") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);  // no automatic checkpoints
+  options.checkpoint_at_close_bytes = 64 * 1024;
+  std::string before;
+  {
+    auto db = test::open_dir(options);
+    churn(*db, 50, 100);  // ~100-150 KB of log
+    REQUIRE(db->stats().log_bytes >= options.checkpoint_at_close_bytes);
+    REQUIRE(db->stats().checkpoints == 0);
+    before = test::dump_state(*db);
+  }
+  {
+    // Loaded from the close's checkpoint: no log to replay.
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().recovered_checkpoint_bytes > 0);
+    REQUIRE(db->stats().replayed_rounds == 0);
+    REQUIRE(test::dump_state(*db) == before);
+    churn(*db, 50, 40);  // ~40-60 KB: under the threshold, closed without a checkpoint
+    REQUIRE(db->stats().log_bytes < options.checkpoint_at_close_bytes);
+    before = test::dump_state(*db);
+  }
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().replayed_rounds >= 40);
+    REQUIRE(test::dump_state(*db) == before);
+    // Under the threshold alone; with the replayed log over it.
+    churn(*db, 50, 40);
+    REQUIRE(db->stats().log_bytes < options.checkpoint_at_close_bytes);
+    before = test::dump_state(*db);
+  }
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(db->stats().replayed_rounds == 0);
+    REQUIRE(test::dump_state(*db) == before);
+  }
+  // 0: never; the next open replays what was written.
+  options.checkpoint_at_close_bytes = 0;
+  {
+    auto db = test::open_dir(options);
+    churn(*db, 50, 100);
+  }
+  auto db = test::open_dir(options);
+  REQUIRE(db->stats().replayed_log_bytes >= 64 * 1024);
+  REQUIRE(db->stats().replayed_rounds >= 100);
+}
+
 namespace {
 
 // The scheduling policy and nice value of this process's thread named `name`

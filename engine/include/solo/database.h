@@ -59,6 +59,12 @@ struct Options {
   // Database::checkpoint(); ratio 0: a fixed interval of checkpoint_log_bytes.
   uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
   double checkpoint_state_ratio = 2.0;
+  // close() first writes a checkpoint when at least this much log was
+  // written since the newest one (as PostgreSQL's shutdown checkpoint), so
+  // the next open loads one file instead of replaying that log (replay is
+  // ~7x slower per byte than loading: engine/README.md "Checkpoint at
+  // close"). It runs on the closing thread at its priority. 0: never.
+  uint64_t checkpoint_at_close_bytes = uint64_t{32} << 20;
   // Nice value of the checkpointer thread (0: the process's). Encoding a
   // snapshot is CPU-bound for seconds; on a machine with few cores a
   // checkpointer at the owner's priority takes the owner's core and its
