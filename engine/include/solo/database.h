@@ -58,7 +58,7 @@ struct Options {
   // 1 / ratio bytes per byte of log. checkpoint_log_bytes = 0: only
   // Database::checkpoint(); ratio 0: a fixed interval of checkpoint_log_bytes.
   uint64_t checkpoint_log_bytes = uint64_t{64} << 20;
-  double checkpoint_state_ratio = 2.0;
+  double checkpoint_state_ratio = 1.0;
   // close() first writes a checkpoint when at least this much log was
   // written since the newest one (as PostgreSQL's shutdown checkpoint), so
   // the next open loads one file instead of replaying that log (replay is
