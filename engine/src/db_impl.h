@@ -148,6 +148,16 @@ class DbImpl {
 
   // For tests: the published RootSet (only stable while nothing is written).
   const RootSet* published_for_test() const { return published_.load(); }
+  // For tests, on the owner thread (inside a write): the requests queued
+  // for the next round (only the owner takes them off the queue).
+  size_t queued_for_test() const {
+    size_t count = 0;
+    for (const WriteRequest* request = queue_head_.load(std::memory_order_seq_cst);
+         request != nullptr; request = request->next) {
+      count++;
+    }
+    return count;
+  }
 
  private:
   void owner_main();
