@@ -108,8 +108,7 @@ Status append_key_column(const ColumnDef& column, const Value& value, std::strin
     out->push_back(value.is_null() ? '\0' : '\x01');
     if (value.is_null()) return Status::OK();
   }
-  Status status = check_value(column, value);
-  if (!status.ok()) return status;
+  if (!value_fits(column, value)) return check_value(column, value);
   append_key_value(column, value, out);
   return Status::OK();
 }

@@ -93,7 +93,7 @@ const int64_t kPowersOfTen[19] = {1,
                                   1000000000000000000};
 
 // Reads the column at *pos in place; returns false if the bytes end too early.
-bool read_column_view(const ColumnDef& column, std::string_view bytes, size_t* pos,
+[[gnu::always_inline]] inline bool read_column_view(const ColumnDef& column, std::string_view bytes, size_t* pos,
                       ColumnView* out) {
   int width = fixed_width(column.type);
   if (width > 0) {
@@ -280,8 +280,7 @@ Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
   for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
     const ColumnDef& column = schema.columns[column_idx];
     const Value& value = row[column_idx];
-    Status status = check_value(column, value);
-    if (!status.ok()) return status;
+    if (!value_fits(column, value)) return check_value(column, value);
     if (value.is_null()) {
       set_null_bit(out, column_idx, true);
       continue;
@@ -338,11 +337,10 @@ static Status decode_columns(const TableSchema& schema, std::string_view bytes, 
   for (uint32_t column_idx = 0; column_idx < count; ++column_idx) {
     if (is_null(bytes, column_idx)) {
       out[column_idx].kind = Value::Kind::kNull;
-      continue;
-    }
-    if (!read_column_view(schema.columns[column_idx], bytes, &pos, &out[column_idx])) {
+    } else if (!read_column_view(schema.columns[column_idx], bytes, &pos, &out[column_idx])) {
       return Status::InvalidArgument("row too short");
     }
+    out[column_idx].end = static_cast<uint32_t>(pos);
   }
   *end = pos;
   return Status::OK();
@@ -420,7 +418,8 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
 
 Status patch_row_spans(const TableSchema& schema, std::string_view row,
                        std::span<const uint32_t> columns, std::span<const Value> values,
-                       std::string* out, std::vector<PatchedColumn>* spans) {
+                       std::string* out, std::vector<PatchedColumn>* spans,
+                       const ColumnView* decoded) {
   if (spans != nullptr) spans->clear();
   size_t column_count = schema.columns.size();
   size_t bitmap = (column_count + 7) / 8;
@@ -441,8 +440,9 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   for (uint32_t patch = 0; patch < columns.size(); ++patch) {
     uint32_t column = columns[patch];
     if (column >= column_count) return Status::InvalidArgument("bad column");
-    Status status = check_value(schema.columns[column], values[patch]);
-    if (!status.ok()) return status;
+    if (!value_fits(schema.columns[column], values[patch])) {
+      return check_value(schema.columns[column], values[patch]);
+    }
     size_t at = patches;
     while (at > 0 && order[at - 1].first > column) at--;
     if (at > 0 && order[at - 1].first == column) {
@@ -455,6 +455,27 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   }
   // The row's bytes between patched columns are copied a run at a time.
   out->assign(row.data(), bitmap);
+  if (decoded != nullptr) {
+    // Where each column starts and ends is known: no pass over the row.
+    size_t run_start = bitmap;
+    for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+      const uint32_t column = order[patch_idx].first;
+      const Value& value = values[order[patch_idx].second];
+      const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
+      out->append(row.data() + run_start, column_start - run_start);
+      run_start = decoded[column].end;
+      set_null_bit(out, column, value.is_null());
+      const size_t value_start = out->size();
+      if (!value.is_null()) append_value(schema.columns[column], value, out);
+      if (spans != nullptr) {
+        spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start),
+                                       static_cast<uint32_t>(out->size()), value.is_null()});
+      }
+    }
+    out->append(row.data() + run_start, row.size() - run_start);
+    if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+    return Status::OK();
+  }
   size_t pos = bitmap;
   size_t run_start = bitmap;
   uint32_t column_idx = 0;

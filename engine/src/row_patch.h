@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solo/codec.h"
 #include "solo/schema.h"
 #include "solo/status.h"
 
@@ -42,9 +43,12 @@ struct PatchedColumn {
 
 // patch_row (solo/codec.h) that also reports, in ascending column order,
 // where the patched columns' bytes are in *out (*spans is replaced).
+// `decoded` (if not null): every column of `row` as decode_row_view gave
+// them, whose ends say where each column's bytes are (no pass over the row).
 Status patch_row_spans(const TableSchema& schema, std::string_view row,
                        std::span<const uint32_t> columns, std::span<const Value> values,
-                       std::string* out, std::vector<PatchedColumn>* spans);
+                       std::string* out, std::vector<PatchedColumn>* spans,
+                       const ColumnView* decoded = nullptr);
 
 // append_listed_column_patch for the columns patch_row_spans patched into
 // `row`, from their spans: no pass over the row. Returns false (with *out

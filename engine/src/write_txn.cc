@@ -329,7 +329,7 @@ bool changes_keys(const Catalog& catalog, const TableInfo& info, std::span<const
 
 Status WriteTxn::patch_columns(TableId table, std::string_view key,
                                std::span<const uint32_t> columns, std::span<const Value> values,
-                               std::string_view* stored) {
+                               std::string_view* stored, const DecodedRow* decoded) {
   const TableInfo* info;
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
@@ -351,8 +351,15 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
   if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
   internal::TreePath& path = *found;
   std::string& row = db_->row_buffer_;
-  status = internal::patch_row_spans(info->schema, old_record->view(), columns, values, &row,
-                                     &db_->patch_spans_);
+  const std::string_view old_row = old_record->view();
+  // The caller's decoding serves only if it is of these very bytes, whole.
+  const bool known = decoded != nullptr && decoded->row.data() == old_row.data() &&
+                     decoded->row.size() == old_row.size() &&
+                     !decoded->columns.empty() &&
+                     decoded->columns.size() == info->schema.columns.size() &&
+                     decoded->columns.back().end == old_row.size();
+  status = internal::patch_row_spans(info->schema, old_row, columns, values, &row,
+                                     &db_->patch_spans_, known ? decoded->columns.data() : nullptr);
   if (!status.ok()) return status;
   internal::Record* record = db_->make_record(row);
   db_->tree_patch_at(table, key, &path, record, info->schema, columns, db_->patch_spans_);

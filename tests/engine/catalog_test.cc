@@ -263,6 +263,44 @@ TEST_CASE("patch_columns: one pass for other columns, the checked path for key o
               }).IsNotFound());
 }
 
+TEST_CASE("patch_columns uses the caller's decoding only if it is of the stored row") {
+  auto db = open_db();
+  People people = create_two_people(db.get());
+  std::string key1 = test::int_key(people.schema, 1);
+  uint32_t age[1] = {3};
+  Value value = Value::Int(40);
+  // The stored row's own decoding: used (the row comes out right).
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                std::string_view row;
+                REQUIRE(txn.get_for_update(people.table, key1, &row).ok());
+                std::vector<ColumnView> views(people.schema.columns.size());
+                REQUIRE(decode_row_view(people.schema, row, views).ok());
+                DecodedRow decoded{row, views};
+                return txn.patch_columns(people.table, key1, age, std::span<const Value>(&value, 1),
+                                         nullptr, &decoded);
+              }).ok());
+  // A decoding of other bytes (another row, longer: its column ends would
+  // cut this row wrongly) is not used.
+  value = Value::Int(41);
+  REQUIRE(db->write([&](WriteTxn& txn) {
+                std::string other;
+                REQUIRE(encode_row(people.schema, person(9, "Constantinople", "long@example", 1),
+                                   &other)
+                            .ok());
+                std::vector<ColumnView> views(people.schema.columns.size());
+                REQUIRE(decode_row_view(people.schema, other, views).ok());
+                DecodedRow decoded{other, views};
+                return txn.patch_columns(people.table, key1, age, std::span<const Value>(&value, 1),
+                                         nullptr, &decoded);
+              }).ok());
+  db->read([&](ReadTxn& txn) {
+    Row row;
+    REQUIRE(txn.get_row(people.table, key1, &row).ok());
+    REQUIRE(row == person(1, "Oslo", "a@x", 41));
+    return Status::OK();
+  });
+}
+
 TEST_CASE("unique indexes and primary keys refuse duplicates, NULLs excepted") {
   auto db = open_db();
   People people = create_people(db.get());

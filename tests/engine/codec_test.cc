@@ -92,6 +92,38 @@ TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {
   REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
 }
 
+TEST_CASE("value_fits agrees with check_value on every kind, type and edge") {
+  std::vector<ColumnDef> columns = {
+      ColumnDef::SmallInt("a"),     ColumnDef::SmallInt("a", true), ColumnDef::Integer("b"),
+      ColumnDef::BigInt("c", true), ColumnDef::Decimal("d", 10, 2), ColumnDef::Decimal("d", 18, 4),
+      ColumnDef::Decimal("d", 1, 0), ColumnDef::Char("e", 4),       ColumnDef::VarChar("f", 10, true),
+      ColumnDef::Text("g"),         ColumnDef::Timestamp("h"),      ColumnDef::Double("i"),
+      ColumnDef::Double("i", true)};
+  std::vector<Value> values = {Value::Null(), Value::Double(1.5), Value::String(""),
+                               Value::String("abcd"), Value::String("abcde"),
+                               Value::String(std::string(11, 'x'))};
+  for (int64_t edge : {int64_t{0}, int64_t{9}, int64_t{10}, int64_t{-10}, int64_t{INT16_MAX},
+                       int64_t{INT16_MAX} + 1, int64_t{INT16_MIN}, int64_t{INT16_MIN} - 1,
+                       int64_t{INT32_MAX}, int64_t{INT32_MAX} + 1, int64_t{INT32_MIN},
+                       int64_t{INT32_MIN} - 1, int64_t{9999999999}, int64_t{10000000000},
+                       int64_t{-9999999999}, int64_t{-10000000000}, INT64_MAX, INT64_MIN,
+                       int64_t{999999999999999999}, int64_t{1000000000000000000}}) {
+    values.push_back(Value::Int(edge));
+  }
+  int fits = 0, refused = 0;
+  for (const ColumnDef& column : columns) {
+    for (const Value& value : values) {
+      const bool ok = check_value(column, value).ok();
+      INFO(type_name(column.type) << " not_null " << column.not_null << " value "
+                                  << static_cast<int>(value.kind()));
+      REQUIRE(value_fits(column, value) == ok);
+      (ok ? fits : refused)++;
+    }
+  }
+  REQUIRE(fits > 50);
+  REQUIRE(refused > 50);
+}
+
 TEST_CASE("key encoding preserves the order of integers, doubles and strings") {
   TableSchema schema = all_types();
   std::mt19937_64 rng(42);
@@ -276,6 +308,26 @@ TEST_CASE("patch_row equals decode, change, encode_row") {
     if (!encoded.ok()) continue;
     REQUIRE(got == want);
     ++patched_rows;
+    // With the row's columns as decode_row_view found them (their ends say
+    // where each column is; WriteTxn::patch_columns' DecodedRow): the same
+    // row and the same spans as the pass over the row gives.
+    std::vector<ColumnView> views(schema.columns.size());
+    REQUIRE(decode_row_view(schema, bytes, views).ok());
+    REQUIRE(views.back().end == bytes.size());
+    std::string hinted;
+    std::vector<internal::PatchedColumn> spans, hinted_spans;
+    REQUIRE(internal::patch_row_spans(schema, bytes, columns, values, &got, &spans).ok());
+    REQUIRE(internal::patch_row_spans(schema, bytes, columns, values, &hinted, &hinted_spans,
+                                      views.data())
+                .ok());
+    REQUIRE(hinted == want);
+    REQUIRE(hinted_spans.size() == spans.size());
+    for (size_t idx = 0; idx < spans.size(); ++idx) {
+      REQUIRE(hinted_spans[idx].column == spans[idx].column);
+      REQUIRE(hinted_spans[idx].start == spans[idx].start);
+      REQUIRE(hinted_spans[idx].end == spans[idx].end);
+      REQUIRE(hinted_spans[idx].null == spans[idx].null);
+    }
     // The same patches in another order, after earlier values for some of
     // their columns (up to 20 patches in all, more than patch_row_spans
     // sorts in place): a column given twice takes its last value.

@@ -6,6 +6,7 @@
 // All functions are pure: any thread may call them.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +28,54 @@ Status validate_schema(const TableSchema& schema);
 // Checks `value` against `column` (kind, range, length, precision, NOT NULL).
 // Returns Constraint for a NULL in a NOT NULL column, InvalidArgument otherwise.
 Status check_value(const ColumnDef& column, const Value& value);
+
+// check_value's verdict without its message: true iff it would return OK.
+// Inline, for the paths that check every value written (a Status is built
+// only for a value that does not fit).
+inline constexpr int64_t kDecimalLimits[19] = {1,
+                                               10,
+                                               100,
+                                               1000,
+                                               10000,
+                                               100000,
+                                               1000000,
+                                               10000000,
+                                               100000000,
+                                               1000000000,
+                                               10000000000,
+                                               100000000000,
+                                               1000000000000,
+                                               10000000000000,
+                                               100000000000000,
+                                               1000000000000000,
+                                               10000000000000000,
+                                               100000000000000000,
+                                               1000000000000000000};
+inline bool value_fits(const ColumnDef& column, const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kNull: return !column.not_null;
+    case Value::Kind::kInt: {
+      const int64_t number = value.as_int();
+      switch (column.type) {
+        case Type::kSmallInt: return number >= INT16_MIN && number <= INT16_MAX;
+        case Type::kInteger: return number >= INT32_MIN && number <= INT32_MAX;
+        case Type::kBigInt:
+        case Type::kTimestamp: return true;
+        case Type::kDecimal: {
+          if (column.precision > 18) return false;
+          const int64_t limit = kDecimalLimits[column.precision];
+          return number > -limit && number < limit;
+        }
+        default: return false;
+      }
+    }
+    case Value::Kind::kDouble: return column.type == Type::kDouble;
+    case Value::Kind::kString:
+      return type_is_string(column.type) &&
+             (column.type == Type::kText || value.as_string().size() <= column.length);
+  }
+  return false;
+}
 
 // Replaces *out with the encoding of `row` (one Value per column, checked with
 // check_value; primary key columns must not be NULL). On error *out is unspecified.
@@ -54,6 +103,16 @@ struct ColumnView {
   int64_t int_value = 0;    // kInt: the integral types (DECIMAL scaled, TIMESTAMP in µs)
   double double_value = 0;  // kDouble
   std::string_view string;  // kString: points into the row's bytes, valid as long as they are
+  // Where the column's bytes end in the row (for a NULL column, where the
+  // column before it ends): set by decode_row_view and decode_leading_columns.
+  uint32_t end = 0;
+};
+
+// A row as stored and its columns as decode_row_view gave them, handed to
+// WriteTxn::patch_columns so that it need not find the columns again.
+struct DecodedRow {
+  std::string_view row;
+  std::span<const ColumnView> columns;  // every column of the row's table
 };
 
 // Sets out[c] to column c of an encoded row, for every column, in one pass.

@@ -15,6 +15,8 @@
 
 namespace solo {
 
+struct DecodedRow;  // solo/codec.h
+
 namespace internal {
 struct TreeState;
 struct TreePath;
@@ -122,8 +124,12 @@ class WriteTxn : public TxnView {
   // the row as now stored, valid until the next change. NotFound if there
   // is no such row; InvalidArgument / Constraint as update() for a value
   // that does not fit its column.
+  // `decoded` (optional): the stored row and its columns as the caller
+  // decoded them (decode_row_view of the bytes get_for_update gave), so that
+  // the row's columns are not found again; ignored unless it is that row.
   Status patch_columns(TableId table, std::string_view key, std::span<const uint32_t> columns,
-                       std::span<const Value> values, std::string_view* stored = nullptr);
+                       std::span<const Value> values, std::string_view* stored = nullptr,
+                       const DecodedRow* decoded = nullptr);
 
   // Stores `row` (encoded, whose primary key is `key`) in place of the row
   // with that key, or as a new row if there is none: one descent of the

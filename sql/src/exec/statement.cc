@@ -356,10 +356,13 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     }
     const bool returning = out != nullptr && !modify.returning.empty();
     std::string_view stored;
+    // FindPointRow decoded every column of the stored row: the patch need
+    // not find them again.
+    const DecodedRow decoded{row, scratch.columns};
     status = env->write->patch_columns(
         level.table, scratch.key, modify.assigned_columns,
         std::span<const solo::Value>(scratch.row_values.data(), assigned_count),
-        returning ? &stored : nullptr);
+        returning ? &stored : nullptr, &decoded);
     if (status.ok() && returning) {
       // RETURNING reads the row as stored: its other columns are the old
       // row's, decoded by FindPointRow (the old bytes live until the
