@@ -67,8 +67,10 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
 class ScanTarget {
  public:
   virtual ~ScanTarget() = default;
-  // `primary_key` is the row's encoded primary key (single-level scans).
-  virtual bool Row(const Frame& frame, std::string_view primary_key) = 0;
+  // `primary_key` is the row's encoded primary key, `decoded` the row as
+  // stored with every column's view (single-level scans; valid until the
+  // next row).
+  virtual bool Row(const Frame& frame, std::string_view primary_key, const DecodedRow& decoded) = 0;
 };
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target);
 
@@ -96,6 +98,10 @@ bool MarkColumns(const BExpr& expr, std::vector<bool>* read);
 // primary key with no subquery; then also fills the plan's point_* fields and
 // sets modify->point. Called once, at Prepare.
 bool PlanPointModify(ModifyPlan* modify);
+// For an UPDATE or DELETE that scans (not PlanPointModify's): only the
+// columns its filters, assignments and RETURNING read are loaded into
+// slots (none is, if one of them holds a subquery: then all are). At Prepare.
+void NarrowModifyScan(ModifyPlan* modify);
 // Finds the row of a point plan (PlanPointSelect or PlanPointModify): checks
 // the constant filters, builds the key into scratch->key, reads the row,
 // decodes it into scratch->columns and `slot_columns` of it into the frame's

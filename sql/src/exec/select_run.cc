@@ -99,6 +99,7 @@ struct LevelState {
   std::string primary_key;
   std::vector<solo::Value> key_values;
   std::vector<solo::ColumnView> columns;
+  std::string_view row;  // the row Decode last loaded (its bytes as stored)
   std::vector<std::string> in_keys;  // IN-list levels: one key per distinct value
   std::vector<int64_t> in_numbers;   // IntegerInKeys' values
   std::vector<std::string_view> in_key_views;
@@ -172,6 +173,9 @@ class Scanner {
   }
 
   std::string_view primary_key(size_t level) const { return states_[level].primary_key; }
+  DecodedRow decoded_row(size_t level) const {
+    return DecodedRow{states_[level].row, states_[level].columns};
+  }
 
  private:
   void SetNulls(const ScanLevel& level) {
@@ -180,6 +184,7 @@ class Scanner {
 
   void Decode(const ScanLevel& level, LevelState& state, std::string_view row) {
     DecodeNeeded(level, row, &state.columns, slots_.data());
+    state.row = row;
   }
 
   bool Filters(const std::vector<BExprPtr>& filters) {
@@ -790,6 +795,33 @@ bool PlanPointModify(ModifyPlan* modify) {
   return true;
 }
 
+void NarrowModifyScan(ModifyPlan* modify) {
+  SelectPlan& plan = *modify->scan;
+  if (plan.levels.size() != 1) return;
+  ScanLevel& level = plan.levels[0];
+  std::vector<bool> read(plan.slot_count, false);
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!MarkColumns(*filter, &read)) return;
+  }
+  for (const BExprPtr& filter : level.where) {
+    if (!MarkColumns(*filter, &read)) return;
+  }
+  for (const BExprPtr& filter : level.on) {
+    if (!MarkColumns(*filter, &read)) return;
+  }
+  for (const auto& [column, expr] : modify->assignments) {
+    if (!MarkColumns(*expr, &read)) return;
+  }
+  for (const BExprPtr& expr : modify->returning) {
+    if (!MarkColumns(*expr, &read)) return;
+  }
+  std::vector<uint32_t> needed;
+  for (uint32_t col : level.needed) {
+    if (read[level.slot_base + col]) needed.push_back(col);
+  }
+  level.needed = std::move(needed);
+}
+
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
                   const Frame& frame, ExecScratch* scratch, std::string_view* row,
                   bool for_update) {
@@ -849,7 +881,9 @@ uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scrat
 
 void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarget* target) {
   Scanner scanner(plan, env, outer);
-  auto on_row = [&]() { return target->Row(scanner.frame(), scanner.primary_key(0)); };
+  auto on_row = [&]() {
+    return target->Row(scanner.frame(), scanner.primary_key(0), scanner.decoded_row(0));
+  };
   scanner.Run(on_row);
 }
 

@@ -112,7 +112,7 @@ Result<PreparedStatement> PreparedStatement::Prepare(const TxnView& view, std::s
                        PlanPointSelect(plan->select.get());
   if ((plan->kind == StatementKind::kUpdate || plan->kind == StatementKind::kDelete) &&
       !plan->explain && plan->modify) {
-    PlanPointModify(plan->modify.get());
+    if (!PlanPointModify(plan->modify.get())) NarrowModifyScan(plan->modify.get());
   }
   return PreparedStatement(std::move(plan));
 }
@@ -248,6 +248,8 @@ struct ModifyBuffers {
   std::vector<uint32_t> assigned;
   std::string keys;
   std::vector<size_t> key_ends;
+  std::vector<std::string_view> rows;
+  std::vector<solo::ColumnView> views;
   std::vector<solo::Value> values;
   std::vector<Value> swapped;
   ResultSet returned;
@@ -262,18 +264,27 @@ class ModifyCollector : public ScanTarget {
         assigned(buffers->assigned),
         keys(buffers->keys),
         key_ends(buffers->key_ends),
+        rows(buffers->rows),
+        views(buffers->views),
         values(buffers->values),
         swapped(buffers->swapped),
         returned(buffers->returned) {
     assigned.clear();
     keys.clear();
     key_ends.clear();
+    rows.clear();
+    views.clear();
     returned.Clear();  // no rows (values_ and their text buffers stay)
     for (const auto& assignment : plan.assignments) assigned.push_back(assignment.first);
   }
-  bool Row(const Frame& frame, std::string_view primary_key) override {
+  bool Row(const Frame& frame, std::string_view primary_key, const DecodedRow& decoded) override {
     key_ends.push_back(keys.size() + primary_key.size());
     keys.append(primary_key);
+    // The row's bytes and column views stay valid until the row is changed
+    // (all changes come after the scan): patch_columns need not find its
+    // columns again.
+    rows.push_back(decoded.row);
+    views.insert(views.end(), decoded.columns.begin(), decoded.columns.end());
     if (!is_update_) {
       if (returning_) AppendReturning(plan_, frame, &returned);
       return true;
@@ -312,6 +323,10 @@ class ModifyCollector : public ScanTarget {
   std::span<const solo::Value> row_values(size_t row) const {
     return std::span<const solo::Value>(values).subspan(row * assigned.size(), assigned.size());
   }
+  DecodedRow decoded(size_t row) const {
+    const size_t width = views.size() / rows.size();
+    return DecodedRow{rows[row], std::span<const solo::ColumnView>(views).subspan(row * width, width)};
+  }
 
   const ModifyPlan& plan_;
   bool is_update_;
@@ -319,6 +334,8 @@ class ModifyCollector : public ScanTarget {
   std::vector<uint32_t>& assigned;  // the assigned columns, in assignment order
   std::string& keys;                // the primary keys, one after another
   std::vector<size_t>& key_ends;
+  std::vector<std::string_view>& rows;       // each row as stored
+  std::vector<solo::ColumnView>& views;      // each row's columns, one row after another
   std::vector<solo::Value>& values;  // UPDATE: assigned.size() per row, values_used in use
   size_t values_used = 0;
   std::vector<Value>& swapped;
@@ -405,7 +422,9 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, R
     if (is_update) {
       // The stored row with the assigned columns patched in; the others are
       // not decoded.
-      status = env->write->patch_columns(level.table, key, collector.assigned, collector.row_values(idx));
+      const DecodedRow decoded = collector.decoded(idx);
+      status = env->write->patch_columns(level.table, key, collector.assigned,
+                                         collector.row_values(idx), nullptr, &decoded);
     } else {
       status = env->write->erase(level.table, key);
     }
