@@ -6,6 +6,7 @@
 
 #include "solo/codec.h"
 #include "durable_codec.h"
+#include "invariant.h"
 #include "row_patch.h"
 
 namespace solo {
@@ -26,18 +27,6 @@ int fixed_width(Type type) {
 
 // The fixed widths are 2, 4 and 8 bytes; on a little-endian machine each is
 // one load or store instead of a loop over its bytes.
-void put_little_endian(uint64_t bits, int bytes, std::string* out) {
-  char buffer[8];
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(buffer, &bits, 8);
-  } else {
-    for (int byte_idx = 0; byte_idx < bytes; ++byte_idx) {
-      buffer[byte_idx] = static_cast<char>(bits >> (8 * byte_idx));
-    }
-  }
-  out->append(buffer, bytes);
-}
-
 uint64_t get_little_endian(const char* data, int bytes) {
   if constexpr (std::endian::native == std::endian::little) {
     switch (bytes) {
@@ -242,27 +231,65 @@ Status check_value(const ColumnDef& column, const Value& value) {
 
 namespace {
 
+// The bytes the encoding of a non-NULL `value` (already checked) takes as `column`.
+inline size_t encoded_size(const ColumnDef& column, const Value& value) {
+  const int width = fixed_width(column.type);
+  if (width > 0) return static_cast<size_t>(width);
+  const size_t length = value.as_string().size();
+  size_t varint = 1;
+  for (uint64_t rest = length >> 7; rest != 0; rest >>= 7) varint++;
+  return varint + length;
+}
+
+// Writes that encoding at `dst` (encoded_size bytes); returns its end. The
+// fixed widths are one store each, where std::string appends were a call
+// and a capacity check per column.
+inline char* write_value(const ColumnDef& column, const Value& value, char* dst) {
+  if (column.type == Type::kDouble) {
+    const double number = value.as_double();
+    std::memcpy(dst, &number, 8);
+    return dst + 8;
+  }
+  const int width = fixed_width(column.type);
+  if (width > 0) {
+    const uint64_t bits = static_cast<uint64_t>(value.as_int());
+    if constexpr (std::endian::native == std::endian::little) {
+      switch (width) {
+        case 2: {
+          const auto narrow = static_cast<uint16_t>(bits);
+          std::memcpy(dst, &narrow, 2);
+          return dst + 2;
+        }
+        case 4: {
+          const auto narrow = static_cast<uint32_t>(bits);
+          std::memcpy(dst, &narrow, 4);
+          return dst + 4;
+        }
+        default: std::memcpy(dst, &bits, 8); return dst + 8;
+      }
+    }
+    for (int byte_idx = 0; byte_idx < width; ++byte_idx) {
+      dst[byte_idx] = static_cast<char>(bits >> (8 * byte_idx));
+    }
+    return dst + width;
+  }
+  const std::string& text = value.as_string();
+  uint64_t length = text.size();
+  do {
+    unsigned char byte = length & 0x7F;
+    length >>= 7;
+    if (length != 0) byte |= 0x80;
+    *dst++ = static_cast<char>(byte);
+  } while (length != 0);
+  std::memcpy(dst, text.data(), text.size());
+  return dst + text.size();
+}
+
 // Appends the encoding of a non-NULL `value` (already checked) as `column`.
 void append_value(const ColumnDef& column, const Value& value, std::string* out) {
-  int width = fixed_width(column.type);
-  if (column.type == Type::kDouble) {
-    uint64_t bits;
-    double number = value.as_double();
-    std::memcpy(&bits, &number, 8);
-    put_little_endian(bits, 8, out);
-  } else if (width > 0) {
-    put_little_endian(static_cast<uint64_t>(value.as_int()), width, out);
-  } else {
-    const std::string& text = value.as_string();
-    uint64_t length = text.size();
-    do {
-      unsigned char byte = length & 0x7F;
-      length >>= 7;
-      if (length != 0) byte |= 0x80;
-      out->push_back(static_cast<char>(byte));
-    } while (length != 0);
-    out->append(text);
-  }
+  const size_t at = out->size();
+  out->resize(at + encoded_size(column, value));
+  write_value(column, value, out->data() + at);
 }
 
 void set_null_bit(std::string* out, uint32_t column, bool null) {
@@ -276,18 +303,27 @@ void set_null_bit(std::string* out, uint32_t column, bool null) {
 Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
   size_t column_count = schema.columns.size();
   if (row.size() != column_count) return Status::InvalidArgument("wrong number of columns");
-  out->assign((column_count + 7) / 8, '\0');
+  // Checked and measured first, then written in place: one resize.
+  const size_t bitmap = (column_count + 7) / 8;
+  size_t size = bitmap;
   for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
     const ColumnDef& column = schema.columns[column_idx];
     const Value& value = row[column_idx];
     if (!value_fits(column, value)) return check_value(column, value);
+    if (!value.is_null()) size += encoded_size(column, value);
+  }
+  if (size > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  out->assign(size, '\0');
+  char* dst = out->data() + bitmap;
+  for (uint32_t column_idx = 0; column_idx < column_count; ++column_idx) {
+    const Value& value = row[column_idx];
     if (value.is_null()) {
       set_null_bit(out, column_idx, true);
       continue;
     }
-    append_value(column, value, out);
+    dst = write_value(schema.columns[column_idx], value, dst);
   }
-  if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  SOLO_ASSERT(dst == out->data() + size);
   return Status::OK();
 }
 
