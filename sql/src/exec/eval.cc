@@ -198,6 +198,62 @@ bool EvalPredicate(const BExpr& expr, const Frame& frame) {
   return Truth(value, expr.pos) == 1;
 }
 
+// The value of a slot, parameter or constant, in place; nullptr for any
+// other expression (and for a missing parameter, which Eval reports).
+inline const Value* Leaf(const BExpr& expr, const Frame& frame) {
+  switch (expr.kind) {
+    case BKind::kConst: return &expr.constant;
+    case BKind::kParam:
+      return expr.index < frame.env->params.size() ? &frame.env->params[expr.index] : nullptr;
+    case BKind::kColumn: {
+      const Frame* target = &frame;
+      for (uint32_t depth = 0; depth < expr.depth; ++depth) target = target->outer;
+      return &target->slots[expr.index];
+    }
+    default: return nullptr;
+  }
+}
+
+// + and - of two integers, or of a decimal and an integer or a decimal of
+// the same scale, into *out, as Arithmetic computes them; false (and *out
+// untouched) for anything else or a result that does not fit 64 bits.
+inline bool AddSubtract(BinaryOp op, const Value& left, const Value& right, Value* out) {
+  if (op != BinaryOp::kAdd && op != BinaryOp::kSub) return false;
+  const ValueKind lk = left.kind(), rk = right.kind();
+  int64_t l, r;
+  int scale;
+  if (lk == ValueKind::kInt && rk == ValueKind::kInt) {
+    int64_t result;
+    const bool overflow = op == BinaryOp::kAdd ? __builtin_add_overflow(left.as_int(), right.as_int(), &result)
+                                               : __builtin_sub_overflow(left.as_int(), right.as_int(), &result);
+    if (overflow) return false;
+    out->SetInt(result);
+    return true;
+  }
+  if (lk == ValueKind::kDecimal && rk == ValueKind::kDecimal) {
+    if (left.scale() != right.scale()) return false;
+    l = left.units();
+    r = right.units();
+    scale = left.scale();
+  } else if (lk == ValueKind::kDecimal && rk == ValueKind::kInt) {
+    scale = left.scale();
+    l = left.units();
+    if (__builtin_mul_overflow(right.as_int(), kPow10[scale], &r)) return false;
+  } else if (lk == ValueKind::kInt && rk == ValueKind::kDecimal) {
+    scale = right.scale();
+    r = right.units();
+    if (__builtin_mul_overflow(left.as_int(), kPow10[scale], &l)) return false;
+  } else {
+    return false;
+  }
+  int64_t result;
+  const bool overflow = op == BinaryOp::kAdd ? __builtin_add_overflow(l, r, &result)
+                                             : __builtin_sub_overflow(l, r, &result);
+  if (overflow) return false;
+  out->SetDecimal(result, scale);
+  return true;
+}
+
 const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
   switch (expr.kind) {
     case BKind::kConst: return expr.constant;
@@ -242,14 +298,44 @@ const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
       return *out;
     }
     case BKind::kCompare: {
+      const Value* left = Leaf(*expr.args[0], frame);
+      const Value* right = left == nullptr ? nullptr : Leaf(*expr.args[1], frame);
+      if (right != nullptr) {  // no scratch needed
+        if (left->is_null() || right->is_null()) out->SetNull();
+        else out->SetBool(CompareResult(expr.binary, CompareValues(*left, *right, expr.pos)));
+        return *out;
+      }
       Value left_scratch, right_scratch;
-      const Value& left = Eval(*expr.args[0], frame, &left_scratch);
-      const Value& right = Eval(*expr.args[1], frame, &right_scratch);
-      if (left.is_null() || right.is_null()) out->SetNull();
-      else out->SetBool(CompareResult(expr.binary, CompareValues(left, right, expr.pos)));
+      const Value& left_value = Eval(*expr.args[0], frame, &left_scratch);
+      const Value& right_value = Eval(*expr.args[1], frame, &right_scratch);
+      if (left_value.is_null() || right_value.is_null()) out->SetNull();
+      else out->SetBool(CompareResult(expr.binary, CompareValues(left_value, right_value, expr.pos)));
       return *out;
     }
-    case BKind::kArith:
+    case BKind::kArith: {
+      // Operands that are slots, parameters or constants need no scratch;
+      // integers, and decimals with integers or decimals of their scale,
+      // are added and subtracted here (what Arithmetic gives them) unless
+      // the result leaves 64 bits, which Arithmetic then handles.
+      const Value* left = Leaf(*expr.args[0], frame);
+      const Value* right = left == nullptr ? nullptr : Leaf(*expr.args[1], frame);
+      if (right != nullptr) {
+        if (left->is_null() || right->is_null()) {
+          out->SetNull();
+        } else if (!AddSubtract(expr.binary, *left, *right, out)) {
+          Arithmetic(expr.binary, *left, *right, out, expr.pos);
+        }
+        return *out;
+      }
+      Value left_scratch, right_scratch;
+      const Value& left_value = Eval(*expr.args[0], frame, &left_scratch);
+      const Value& right_value = Eval(*expr.args[1], frame, &right_scratch);
+      if (left_value.is_null() || right_value.is_null()) out->SetNull();
+      else if (!AddSubtract(expr.binary, left_value, right_value, out)) {
+        Arithmetic(expr.binary, left_value, right_value, out, expr.pos);
+      }
+      return *out;
+    }
     case BKind::kConcat: {
       Value left_scratch, right_scratch;
       const Value& left = Eval(*expr.args[0], frame, &left_scratch);
