@@ -580,16 +580,50 @@ void DbImpl::add_tree(const TreeState& tree) {
 // --- redo records ------------------------------------------------------------
 
 void DbImpl::log_put(TreeId tree, std::string_view key, const void* record) {
-  log_buffer_.push_back(static_cast<char>(LogEntry::kPut));
-  put_u32(&log_buffer_, tree);
-  put_bytes(&log_buffer_, key);
-  put_bytes(&log_buffer_, static_cast<const Record*>(record)->view());
+  // Measured, then written in place: one resize instead of an append per field.
+  const std::string_view row = static_cast<const Record*>(record)->view();
+  const size_t at = log_buffer_.size();
+  log_buffer_.resize(at + 1 + 4 + bytes_size(key) + bytes_size(row));
+  char* dst = log_buffer_.data() + at;
+  *dst++ = static_cast<char>(LogEntry::kPut);
+  dst = write_u32(dst, tree);
+  dst = write_bytes(dst, key);
+  write_bytes(dst, row);
 }
 
 void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record,
                        const void* record, const TableSchema& schema,
                        std::span<const uint32_t> changed, std::span<const PatchedColumn> spans) {
   const std::string_view row = static_cast<const Record*>(record)->view();
+  if (!spans.empty() && spans.size() < 0x80) {
+    // From the spans, measured first (the count takes one byte): the patch,
+    // or the whole row where the patch would not be shorter, written in
+    // place. The same bytes as the general path below.
+    size_t patch_bytes = 1;
+    for (const PatchedColumn& span : spans) {
+      patch_bytes += varint_size(span.column) + 1 + (span.end - span.start);
+    }
+    if (patch_bytes >= row.size()) {
+      log_put(tree, key, record);
+      return;
+    }
+    const size_t at = log_buffer_.size();
+    log_buffer_.resize(at + 1 + 4 + bytes_size(key) + patch_bytes);
+    char* dst = log_buffer_.data() + at;
+    *dst++ = static_cast<char>(LogEntry::kPatch);
+    dst = write_u32(dst, tree);
+    dst = write_bytes(dst, key);
+    *dst++ = static_cast<char>(spans.size());
+    for (const PatchedColumn& span : spans) {
+      dst = write_varint(dst, span.column);
+      *dst++ = span.null ? '\1' : '\0';
+      std::memcpy(dst, row.data() + span.start, span.end - span.start);
+      dst += span.end - span.start;
+    }
+    SOLO_ASSERT(dst == log_buffer_.data() + log_buffer_.size());
+    log_saved_bytes_ += row.size() + 1 - patch_bytes;
+    return;
+  }
   const size_t mark = log_buffer_.size();
   log_buffer_.push_back(static_cast<char>(LogEntry::kPatch));
   put_u32(&log_buffer_, tree);

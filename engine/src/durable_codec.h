@@ -47,6 +47,32 @@ inline void put_bytes(std::string* out, std::string_view bytes) {
   out->append(bytes);
 }
 
+// The same encodings written at a raw position (for records whose size is
+// known first: one resize, then plain stores). Each returns the end.
+inline size_t varint_size(uint64_t value) {
+  size_t size = 1;
+  for (; value >= 0x80; value >>= 7) size++;
+  return size;
+}
+inline size_t bytes_size(std::string_view bytes) { return varint_size(bytes.size()) + bytes.size(); }
+inline char* write_varint(char* dst, uint64_t value) {
+  while (value >= 0x80) {
+    *dst++ = static_cast<char>((value & 0x7F) | 0x80);
+    value >>= 7;
+  }
+  *dst++ = static_cast<char>(value);
+  return dst;
+}
+inline char* write_u32(char* dst, uint32_t value) {
+  std::memcpy(dst, &value, 4);  // x86-64: little-endian
+  return dst + 4;
+}
+inline char* write_bytes(char* dst, std::string_view bytes) {
+  dst = write_varint(dst, bytes.size());
+  std::memcpy(dst, bytes.data(), bytes.size());
+  return dst + bytes.size();
+}
+
 // A cursor over untrusted bytes. Every get_* returns false (and sets failed)
 // when the input is too short or malformed. Inline: recovery calls them
 // for every field of every row it reads (out of line they were ~6% of a

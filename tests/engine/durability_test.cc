@@ -93,6 +93,20 @@ void busy_history(Database& db) {
               if (!last.ok()) return last.status();
               return txn.insert(*last, {Value::String("hello")});
             }).ok());
+  // Column patches, logged as patches (name is in no index now): a text set
+  // to NULL, and one set to a longer text.
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              const uint32_t name[1] = {1};
+              const Value null_name = Value::Null();
+              const Value longer = Value::String("a name longer than any before it");
+              Status s = txn.patch_columns(table, test::int_key(schema, 4), name,
+                                           std::span<const Value>(&null_name, 1));
+              if (s.ok()) {
+                s = txn.patch_columns(table, test::int_key(schema, 8), name,
+                                      std::span<const Value>(&longer, 1));
+              }
+              return s;
+            }).ok());
 }
 
 }  // namespace
