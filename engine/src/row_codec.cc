@@ -489,29 +489,45 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
     order[at] = {column, patch};
     patches++;
   }
-  // The row's bytes between patched columns are copied a run at a time.
-  out->assign(row.data(), bitmap);
   if (decoded != nullptr) {
-    // Where each column starts and ends is known: no pass over the row.
+    // Where each column starts and ends is known: no pass over the row. The
+    // new row's size first, then one resize and the runs and values written
+    // in place.
+    size_t size = row.size();
+    for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+      const uint32_t column = order[patch_idx].first;
+      const Value& value = values[order[patch_idx].second];
+      const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
+      size -= decoded[column].end - column_start;
+      if (!value.is_null()) size += encoded_size(schema.columns[column], value);
+    }
+    if (size > kMaxRowBytes) return Status::InvalidArgument("row too large");
+    out->resize(size);
+    char* base = out->data();
+    std::memcpy(base, row.data(), bitmap);
+    char* dst = base + bitmap;
     size_t run_start = bitmap;
     for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
       const uint32_t column = order[patch_idx].first;
       const Value& value = values[order[patch_idx].second];
       const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
-      out->append(row.data() + run_start, column_start - run_start);
+      std::memcpy(dst, row.data() + run_start, column_start - run_start);
+      dst += column_start - run_start;
       run_start = decoded[column].end;
       set_null_bit(out, column, value.is_null());
-      const size_t value_start = out->size();
-      if (!value.is_null()) append_value(schema.columns[column], value, out);
+      char* value_start = dst;
+      if (!value.is_null()) dst = write_value(schema.columns[column], value, dst);
       if (spans != nullptr) {
-        spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start),
-                                       static_cast<uint32_t>(out->size()), value.is_null()});
+        spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start - base),
+                                       static_cast<uint32_t>(dst - base), value.is_null()});
       }
     }
-    out->append(row.data() + run_start, row.size() - run_start);
-    if (out->size() > kMaxRowBytes) return Status::InvalidArgument("row too large");
+    std::memcpy(dst, row.data() + run_start, row.size() - run_start);
+    SOLO_ASSERT(dst + (row.size() - run_start) == base + size);
     return Status::OK();
   }
+  // The row's bytes between patched columns are copied a run at a time.
+  out->assign(row.data(), bitmap);
   size_t pos = bitmap;
   size_t run_start = bitmap;
   uint32_t column_idx = 0;
