@@ -77,7 +77,7 @@ options:
   --after-load         check: include condition 11 (holds only right after load)
   --solo-checkpoint-mib N, --solo-checkpoint-ratio K
                        solo: checkpoint once the log since the last one reaches
-                       max(N MiB, K x the last checkpoint's size) (default 64, 2;
+                       max(N MiB, K x the last checkpoint's size) (default 64, 1;
                        K 0: every N MiB, the old trigger)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
