@@ -61,26 +61,6 @@ int64_t sign_extend(uint64_t bits, int bytes) {
   return static_cast<int64_t>(bits << shift) >> shift;
 }
 
-const int64_t kPowersOfTen[19] = {1,
-                                  10,
-                                  100,
-                                  1000,
-                                  10000,
-                                  100000,
-                                  1000000,
-                                  10000000,
-                                  100000000,
-                                  1000000000,
-                                  10000000000,
-                                  100000000000,
-                                  1000000000000,
-                                  10000000000000,
-                                  100000000000000,
-                                  1000000000000000,
-                                  10000000000000000,
-                                  100000000000000000,
-                                  1000000000000000000};
-
 // Reads the column at *pos in place; returns false if the bytes end too early.
 [[gnu::always_inline]] inline bool read_column_view(const ColumnDef& column, std::string_view bytes, size_t* pos,
                       ColumnView* out) {
@@ -208,7 +188,7 @@ Status check_value(const ColumnDef& column, const Value& value) {
     if (column.type == Type::kSmallInt) in_range = number >= INT16_MIN && number <= INT16_MAX;
     if (column.type == Type::kInteger) in_range = number >= INT32_MIN && number <= INT32_MAX;
     if (column.type == Type::kDecimal) {
-      int64_t limit = kPowersOfTen[column.precision];
+      int64_t limit = kDecimalLimits[column.precision];
       in_range = number > -limit && number < limit;
     }
     if (!in_range) return Status::InvalidArgument("value out of range for column " + column.name);
