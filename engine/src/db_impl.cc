@@ -595,14 +595,10 @@ void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record
                        const void* record, const TableSchema& schema,
                        std::span<const uint32_t> changed, std::span<const PatchedColumn> spans) {
   const std::string_view row = static_cast<const Record*>(record)->view();
-  if (!spans.empty() && spans.size() < 0x80) {
-    // From the spans, measured first (the count takes one byte): the patch,
-    // or the whole row where the patch would not be shorter, written in
-    // place. The same bytes as the general path below.
-    size_t patch_bytes = 1;
-    for (const PatchedColumn& span : spans) {
-      patch_bytes += varint_size(span.column) + 1 + (span.end - span.start);
-    }
+  if (!spans.empty()) {
+    // From the spans (no pass over the row): measured, then written in
+    // place; the whole row instead where the patch would not be shorter.
+    const size_t patch_bytes = spans_column_patch_size(spans);
     if (patch_bytes >= row.size()) {
       log_put(tree, key, record);
       return;
@@ -613,13 +609,7 @@ void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record
     *dst++ = static_cast<char>(LogEntry::kPatch);
     dst = write_u32(dst, tree);
     dst = write_bytes(dst, key);
-    *dst++ = static_cast<char>(spans.size());
-    for (const PatchedColumn& span : spans) {
-      dst = write_varint(dst, span.column);
-      *dst++ = span.null ? '\1' : '\0';
-      std::memcpy(dst, row.data() + span.start, span.end - span.start);
-      dst += span.end - span.start;
-    }
+    dst = write_spans_column_patch(dst, row, spans);
     SOLO_ASSERT(dst == log_buffer_.data() + log_buffer_.size());
     log_saved_bytes_ += row.size() + 1 - patch_bytes;
     return;
@@ -631,10 +621,9 @@ void DbImpl::log_patch(TreeId tree, std::string_view key, const void* old_record
   const size_t patch_start = log_buffer_.size();
   // A whole row is logged instead where the patch would not be shorter.
   const bool made =
-      !spans.empty()     ? append_spans_column_patch(row, spans, &log_buffer_)
-      : changed.empty()  ? append_column_patch(schema, static_cast<const Record*>(old_record)->view(),
-                                               row, &log_buffer_)
-                         : append_listed_column_patch(schema, row, changed, &log_buffer_);
+      changed.empty() ? append_column_patch(schema, static_cast<const Record*>(old_record)->view(),
+                                            row, &log_buffer_)
+                      : append_listed_column_patch(schema, row, changed, &log_buffer_);
   if (!made ||
       log_buffer_.size() - patch_start >= row.size()) {
     log_buffer_.resize(mark);

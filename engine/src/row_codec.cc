@@ -541,17 +541,33 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   return Status::OK();
 }
 
+size_t spans_column_patch_size(std::span<const PatchedColumn> spans) {
+  size_t size = varint_size(spans.size());
+  for (const PatchedColumn& span : spans) {
+    size += varint_size(span.column) + 1 + (span.end - span.start);
+  }
+  return size;
+}
+
+char* write_spans_column_patch(char* dst, std::string_view row,
+                               std::span<const PatchedColumn> spans) {
+  dst = write_varint(dst, spans.size());
+  for (const PatchedColumn& span : spans) {
+    dst = write_varint(dst, span.column);
+    *dst++ = span.null ? '\1' : '\0';
+    std::memcpy(dst, row.data() + span.start, span.end - span.start);
+    dst += span.end - span.start;
+  }
+  return dst;
+}
+
 bool append_spans_column_patch(std::string_view row, std::span<const PatchedColumn> spans,
                                std::string* out) {
   if (spans.empty()) return false;
-  const size_t mark = out->size();
-  out->push_back('\0');  // the count, set below (one byte up to 127 columns)
-  for (const PatchedColumn& span : spans) {
-    put_varint(out, span.column);
-    out->push_back(span.null ? '\1' : '\0');
-    out->append(row.data() + span.start, span.end - span.start);
-  }
-  set_patch_count(out, mark, spans.size());
+  const size_t at = out->size();
+  out->resize(at + spans_column_patch_size(spans));
+  [[maybe_unused]] char* end = write_spans_column_patch(out->data() + at, row, spans);
+  SOLO_ASSERT(end == out->data() + out->size());
   return true;
 }
 

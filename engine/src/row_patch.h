@@ -55,6 +55,11 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
 // unchanged) if `spans` is empty.
 bool append_spans_column_patch(std::string_view row, std::span<const PatchedColumn> spans,
                                std::string* out);
+// The same patch measured, then written at `dst` (spans_column_patch_size
+// bytes; returns the end): for records whose size is known first.
+size_t spans_column_patch_size(std::span<const PatchedColumn> spans);
+char* write_spans_column_patch(char* dst, std::string_view row,
+                               std::span<const PatchedColumn> spans);
 
 // True if rows `a` and `b` of `schema` hold the same bytes in every column
 // not in `columns` (debug checks of update_columns' promise).
