@@ -280,15 +280,15 @@ class ModifyCollector : public ScanTarget {
   bool Row(const Frame& frame, std::string_view primary_key, const DecodedRow& decoded) override {
     key_ends.push_back(keys.size() + primary_key.size());
     keys.append(primary_key);
-    // The row's bytes and column views stay valid until the row is changed
-    // (all changes come after the scan): patch_columns need not find its
-    // columns again.
-    rows.push_back(decoded.row);
-    views.insert(views.end(), decoded.columns.begin(), decoded.columns.end());
     if (!is_update_) {
       if (returning_) AppendReturning(plan_, frame, &returned);
       return true;
     }
+    // The row's bytes and column views stay valid until the row is changed
+    // (all changes come after the scan): patch_columns need not find its
+    // columns again. A DELETE has no use for them.
+    rows.push_back(decoded.row);
+    views.insert(views.end(), decoded.columns.begin(), decoded.columns.end());
     const ScanLevel& level = plan_.scan->levels[0];
     const auto& columns = level.schema.columns;
     // values is only grown: its strings keep their capacity for the next statement.
