@@ -48,6 +48,15 @@ void Checkpointer::request() {
   cv_.notify_one();
 }
 
+void Checkpointer::request_provision() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (provision_wanted_) return;
+    provision_wanted_ = true;
+  }
+  cv_.notify_all();  // run_now() may wait on cv_ too
+}
+
 Status Checkpointer::run_now() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (stopping_) return Status::Shutdown("database is closed");
@@ -95,8 +104,15 @@ void Checkpointer::thread_main() {
   provision_log();
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    cv_.wait(lock, [this] { return requested_ > finished_ || stopping_; });
+    cv_.wait(lock, [this] { return requested_ > finished_ || stopping_ || provision_wanted_; });
     if (stopping_) break;
+    if (requested_ <= finished_) {
+      provision_wanted_ = false;
+      lock.unlock();
+      provision_log();
+      lock.lock();
+      continue;
+    }
     uint64_t serving = requested_;
     started_ = serving;
     lock.unlock();
@@ -109,6 +125,7 @@ void Checkpointer::thread_main() {
     cv_.notify_all();
     if (status.ok() && !stopping_) {
       // The next interval may be longer: make room for it before it is needed.
+      provision_wanted_ = false;
       lock.unlock();
       provision_log();
       lock.lock();

@@ -38,6 +38,9 @@ class Checkpointer {
   void start();
   // Any thread: asks for a checkpoint soon; returns at once.
   void request();
+  // Preallocate the log's next step when not writing a checkpoint
+  // (LogWriter::provision). Any thread.
+  void request_provision();
   // Any thread: runs a checkpoint of the newest published state (or waits
   // for one that started after this call) and returns its Status.
   Status run_now();
@@ -85,6 +88,7 @@ class Checkpointer {
   uint64_t finished_ = 0;    // guarded: tickets served
   Status last_status_;       // guarded
   bool stopping_ = false;    // guarded
+  bool provision_wanted_ = false;  // guarded
   std::thread thread_;
   std::atomic<uint64_t> last_lsn_{0};
   // Positions in the log's bytes: replayed_log_bytes + LogWriter::bytes_written().

@@ -172,7 +172,7 @@ Status DbImpl::open_durable() {
   replayed_log_bytes_ = state.replayed_bytes;
   log_ = std::make_unique<LogWriter>(
       fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); },
-      [this] { return checkpointer_->running(); });
+      [this] { return checkpointer_->running(); }, [this] { checkpointer_->request_provision(); });
   checkpointer_ =
       std::make_unique<Checkpointer>(this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn,
                                      state.replayed_bytes, options_.checkpoint_sched_idle,

@@ -20,14 +20,16 @@ namespace solo::internal {
 
 LogWriter::LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
                      std::function<void()> on_progress, std::function<void()> want_checkpoint,
-                     std::function<bool()> checkpoint_running)
+                     std::function<bool()> checkpoint_running,
+                     std::function<void()> want_provision)
     : fs_(fs),
       dir_(std::move(dir)),
       options_(options),
       fatal_(fatal),
       on_progress_(std::move(on_progress)),
       want_checkpoint_(std::move(want_checkpoint)),
-      checkpoint_running_(std::move(checkpoint_running)) {}
+      checkpoint_running_(std::move(checkpoint_running)),
+      want_provision_(std::move(want_provision)) {}
 
 LogWriter::~LogWriter() { stop(); }
 
@@ -81,15 +83,26 @@ uint64_t LogWriter::ring_target_bytes() const {
   return std::max(minimum, trigger + trigger / 2 + 2 * segment_bytes);
 }
 
+uint64_t LogWriter::provision_step_bytes() const {
+  return std::max(options_.log_provision_step_bytes, align_page(options_.log_segment_bytes));
+}
+
 Status LogWriter::provision(const std::atomic<bool>* stop) {
   const uint64_t segment_bytes = align_page(options_.log_segment_bytes);
-  while (ring_bytes_.load(std::memory_order_relaxed) < ring_target_bytes() &&
-         !stop->load(std::memory_order_relaxed)) {
+  // One step at a time, and at most half of the space free now: what is
+  // not preallocated the sync thread adds a segment at a time where it
+  // needs it (a full device then fails a log write: fatal, and reported).
+  const uint64_t budget = std::min(provision_step_bytes(), fs_->free_bytes(dir_) / 2);
+  for (uint64_t made = 0; made + segment_bytes <= budget &&
+                          ring_bytes_.load(std::memory_order_relaxed) < ring_target_bytes() &&
+                          !stop->load(std::memory_order_relaxed);
+       made += segment_bytes) {
     Segment segment;
     Status status = make_segment_file(segment_bytes, &segment);
     if (!status.ok()) return status;
     std::lock_guard<std::mutex> lock(spare_mutex_);
     spares_.push_back(std::move(segment));
+    segment_count_.fetch_add(1, std::memory_order_relaxed);
   }
   return Status::OK();
 }
@@ -98,8 +111,7 @@ void LogWriter::adopt_spares() {
   std::lock_guard<std::mutex> lock(spare_mutex_);
   if (spares_.empty()) return;
   for (Segment& segment : spares_) segments_.push_back(std::move(segment));
-  spares_.clear();
-  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+  spares_.clear();  // counted in segment_count_ when made
 }
 
 Status LogWriter::create_segment(uint64_t bytes, size_t* index) {
@@ -108,7 +120,7 @@ Status LogWriter::create_segment(uint64_t bytes, size_t* index) {
   if (!status.ok()) return status;
   segments_.push_back(std::move(segment));
   *index = segments_.size() - 1;
-  segment_count_.store(static_cast<uint32_t>(segments_.size()), std::memory_order_relaxed);
+  segment_count_.fetch_add(1, std::memory_order_relaxed);
   return Status::OK();
 }
 
@@ -328,6 +340,17 @@ Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
   chain_.push_back(static_cast<size_t>(chosen));
   current_ = chosen;
   write_offset_ = kSegmentHeaderBytes;
+  // Fewer than half a step of free segments left and the ring short of its
+  // target: the checkpointer preallocates the next step (when it is not
+  // writing a checkpoint) before the sync thread has to grow the ring.
+  uint64_t free_bytes = 0;
+  for (size_t index = 0; index < in_chain.size(); ++index) {  // a segment made above is `chosen`
+    if (!in_chain[index] && static_cast<int64_t>(index) != chosen) free_bytes += segments_[index].info.bytes;
+  }
+  if (free_bytes < provision_step_bytes() / 2 &&
+      ring_bytes_.load(std::memory_order_relaxed) < ring_target_bytes()) {
+    want_provision_();
+  }
   return Status::OK();
 }
 

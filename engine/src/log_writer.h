@@ -56,7 +56,7 @@ class LogWriter {
   // called on the sync thread after each batch, to file its duration.
   LogWriter(FileSystem* fs, std::string dir, const Options& options, FatalError* fatal,
             std::function<void()> on_progress, std::function<void()> want_checkpoint,
-            std::function<bool()> checkpoint_running);
+            std::function<bool()> checkpoint_running, std::function<void()> want_provision);
   ~LogWriter();
   LogWriter(const LogWriter&) = delete;
   LogWriter& operator=(const LogWriter&) = delete;
@@ -108,7 +108,11 @@ class LogWriter {
   // costs the sync thread a stall of ~32 MiB of writes). They join the ring
   // the next time the sync thread starts a segment. Returns early (OK) once
   // *stop is true; IOError if a file operation fails.
+  // At most provision_step_bytes() and half the file system's free space
+  // per call; the sync thread calls want_provision when the ring's free
+  // segments fall below half a step and the ring is short of its target.
   Status provision(const std::atomic<bool>* stop);
+  uint64_t provision_step_bytes() const;
   // Writes what was submitted, then stops the thread. Idempotent.
   void stop();
 
@@ -116,6 +120,8 @@ class LogWriter {
   uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
   // Segment files in the ring, and those provisioned but not yet taken in.
   uint32_t segment_count() const { return segment_count_.load(std::memory_order_relaxed); }
+  // Their bytes.
+  uint64_t ring_bytes() const { return ring_bytes_.load(std::memory_order_relaxed); }
   // Durations of the batches so far (writes + fdatasync), split by whether
   // a checkpoint was being written when the batch ended. Any thread.
   void batch_times(RoundTimes* quiet, RoundTimes* checkpoint) const;
@@ -145,6 +151,7 @@ class LogWriter {
   const std::function<void()> on_progress_;
   const std::function<void()> want_checkpoint_;
   const std::function<bool()> checkpoint_running_;
+  const std::function<void()> want_provision_;
   bool on_owner_ = false;  // set by start()
 
   // Sync thread only (or before start()).

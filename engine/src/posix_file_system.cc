@@ -5,6 +5,7 @@
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -166,6 +167,12 @@ class PosixFileSystem final : public FileSystem {
     struct statfs info;
     if (::statfs(dir.c_str(), &info) != 0) return false;
     return info.f_type == TMPFS_MAGIC || info.f_type == RAMFS_MAGIC;
+  }
+
+  uint64_t free_bytes(const std::string& dir) override {
+    struct statvfs info;
+    if (::statvfs(dir.c_str(), &info) != 0) return UINT64_MAX;
+    return static_cast<uint64_t>(info.f_bavail) * info.f_frsize;
   }
 
   Status create_dir(const std::string& dir) override {

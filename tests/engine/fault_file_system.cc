@@ -93,6 +93,12 @@ Status FaultFileSystem::check_op(bool mutating, const std::string& path) {
   return Status::OK();
 }
 
+uint64_t FaultFileSystem::free_bytes(const std::string& dir) {
+  (void)dir;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return byte_budget_ >= 0 ? static_cast<uint64_t>(byte_budget_) : UINT64_MAX;
+}
+
 Status FaultFileSystem::note_write(const std::string& path, uint64_t bytes) {
   written_ += static_cast<int64_t>(bytes);
   if (byte_budget_ >= 0) {

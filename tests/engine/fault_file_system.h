@@ -47,6 +47,8 @@ class FaultFileSystem final : public FileSystem {
   Status remove(const std::string& path) override;
   Status sync_dir(const std::string& dir) override;
   Status create_dir(const std::string& dir) override;
+  // What is left of enospc_after_bytes' budget; UINT64_MAX without one.
+  uint64_t free_bytes(const std::string& dir) override;
 
   // Faults. -1 switches a fault off.
   void fail_sync_after(int64_t syncs);         // the sync after `syncs` more succeed fails (EIO)

@@ -51,6 +51,12 @@ struct Options {
   // checkpoints lag behind.
   uint64_t log_segment_bytes = uint64_t{32} << 20;
   uint32_t log_segments = 4;
+  // The checkpointer preallocates at most this much of the ring at a time
+  // (more when the sync thread has used most of it), and never more than
+  // half of the file system's free space at a time: a large checkpoint
+  // interval does not write its whole ring of zeros at open, nor fill the
+  // disk. Where the ring runs short, the sync thread grows it by a segment.
+  uint64_t log_provision_step_bytes = uint64_t{1} << 30;
   // Start a checkpoint once the log written since the last one reaches
   // max(checkpoint_log_bytes, checkpoint_state_ratio x the size of the last
   // checkpoint file): the log to replay stays proportional to the state, so

@@ -84,6 +84,13 @@ class FileSystem {
     (void)dir;
     return false;
   }
+  // Bytes an unprivileged writer may still add to the file system holding
+  // `dir` (statvfs's f_bavail x f_frsize); UINT64_MAX where unknown (the
+  // default implementation). Used to keep preallocation from filling it.
+  virtual uint64_t free_bytes(const std::string& dir) {
+    (void)dir;
+    return UINT64_MAX;
+  }
   // Takes an exclusive lock on `path` (created if missing) for as long as
   // the returned object lives; IOError naming the path if another holder
   // (another process, or another open in this one) has it. The default
