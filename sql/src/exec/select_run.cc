@@ -130,10 +130,84 @@ struct LookupBatch {
   std::vector<std::string_view> rows;
 };
 
+// A Scanner's buffers. Kept per thread from one statement to the next (a
+// stack of them: a statement may run another inside it, a derived table or
+// a subquery), so that a warm statement allocates none of them: strings and
+// vectors keep their capacity; what a scan reads is reset on taking one.
+struct ScanWorkspace {
+  std::vector<Value> slots;
+  std::vector<LevelState> states;
+  std::vector<uint32_t> saved_slots;
+  LookupBatch batch;
+
+  void Reset(size_t slot_count, size_t level_count) {
+    if (slots.size() < slot_count) slots.resize(slot_count);
+    for (size_t slot = 0; slot < slot_count; ++slot) slots[slot].SetNull();  // texts keep their buffers
+    if (states.size() < level_count) states.resize(level_count);
+    for (size_t level = 0; level < level_count; ++level) {
+      LevelState& state = states[level];
+      state.cursor.reset();
+      state.prefix.clear();
+      state.bound_key.clear();
+      state.primary_key.clear();
+      state.key_values.clear();
+      state.row = {};
+      state.in_keys.clear();
+      state.in_numbers.clear();
+      state.in_key_views.clear();
+      state.in_rows.clear();
+      state.derived_ready = false;
+      state.derived_rows.clear();
+    }
+    saved_slots.clear();
+    batch.count = 0;
+    batch.keys.clear();  // sized with outer_slots for one plan's width
+    batch.outer_slots.clear();
+  }
+  // Drops what could point into the transaction's trees or outlive it.
+  void Release(size_t level_count) {
+    for (size_t level = 0; level < level_count; ++level) {
+      states[level].cursor.reset();
+      states[level].row = {};
+    }
+  }
+};
+
+class ScanWorkspaces {
+ public:
+  static ScanWorkspace* Take(size_t slot_count, size_t level_count) {
+    std::vector<std::unique_ptr<ScanWorkspace>>& free = FreeList();
+    std::unique_ptr<ScanWorkspace> workspace;
+    if (free.empty()) {
+      workspace = std::make_unique<ScanWorkspace>();
+    } else {
+      workspace = std::move(free.back());
+      free.pop_back();
+    }
+    workspace->Reset(slot_count, level_count);
+    return workspace.release();
+  }
+  static void Give(ScanWorkspace* workspace, size_t level_count) {
+    workspace->Release(level_count);
+    FreeList().push_back(std::unique_ptr<ScanWorkspace>(workspace));
+  }
+
+ private:
+  static std::vector<std::unique_ptr<ScanWorkspace>>& FreeList() {
+    thread_local std::vector<std::unique_ptr<ScanWorkspace>> free;
+    return free;
+  }
+};
+
 class Scanner {
  public:
   Scanner(const SelectPlan& plan, ExecEnv* env, const Frame* outer)
-      : plan_(plan), slots_(plan.slot_count), states_(plan.levels.size()) {
+      : plan_(plan),
+        workspace_(ScanWorkspaces::Take(plan.slot_count, plan.levels.size())),
+        slots_(workspace_->slots),
+        states_(workspace_->states),
+        saved_slots_(workspace_->saved_slots),
+        batch_(workspace_->batch) {
     frame_.slots = slots_.data();
     frame_.outer = outer;
     frame_.env = env;
@@ -145,6 +219,10 @@ class Scanner {
       }
     }
   }
+
+  ~Scanner() { ScanWorkspaces::Give(workspace_, plan_.levels.size()); }
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
 
   const Frame& frame() const { return frame_; }
 
@@ -497,12 +575,13 @@ class Scanner {
   }
 
   const SelectPlan& plan_;
-  std::vector<Value> slots_;
-  std::vector<LevelState> states_;
+  ScanWorkspace* workspace_;  // taken from ScanWorkspaces, given back by the destructor
+  std::vector<Value>& slots_;  // at least plan_.slot_count (more from an earlier statement)
+  std::vector<LevelState>& states_;
   Frame frame_;
   int batched_level_ = -1;            // BatchedLookupLevel(plan_)
-  std::vector<uint32_t> saved_slots_;  // the slots of the levels before it
-  LookupBatch batch_;
+  std::vector<uint32_t>& saved_slots_;  // the slots of the levels before it
+  LookupBatch& batch_;
 };
 
 struct AggState {
