@@ -139,6 +139,7 @@ struct ScanWorkspace {
   std::vector<LevelState> states;
   std::vector<uint32_t> saved_slots;
   LookupBatch batch;
+  std::vector<Value> output_row;  // OutputStage's row (its texts keep their buffers)
 
   void Reset(size_t slot_count, size_t level_count) {
     if (slots.size() < slot_count) slots.resize(slot_count);
@@ -225,6 +226,7 @@ class Scanner {
   Scanner& operator=(const Scanner&) = delete;
 
   const Frame& frame() const { return frame_; }
+  std::vector<Value>* output_row() { return &workspace_->output_row; }
 
   // Calls on_row for every joined input row that passes the filters, in
   // nested-loop order; stops when it returns false.
@@ -658,8 +660,10 @@ void Finish(const AggSpec& spec, const AggState& state, Value* out) {
 // The output stage: projection, DISTINCT, sort, OFFSET and LIMIT.
 class OutputStage {
  public:
-  OutputStage(const SelectPlan& plan, const Frame& frame, RowTarget* target)
-      : plan_(plan), target_(target) {
+  // `row`: the buffer each output row is built in (a Scanner's, kept from
+  // one statement to the next).
+  OutputStage(const SelectPlan& plan, const Frame& frame, RowTarget* target, std::vector<Value>* row)
+      : plan_(plan), target_(target), row_(*row) {
     Value scratch;
     if (plan.limit) {
       const Value& limit = Eval(*plan.limit, frame, &scratch);
@@ -766,7 +770,7 @@ class OutputStage {
   int64_t offset_ = 0;
   size_t width_ = 0;
   size_t extra_ = 0;
-  std::vector<Value> row_;
+  std::vector<Value>& row_;
   std::vector<Value> sorted_;
   std::unordered_set<std::string> seen_;
 };
@@ -969,7 +973,7 @@ void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarge
 void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
   Scanner scanner(plan, env, outer);
   if (!plan.aggregate) {
-    OutputStage output(plan, scanner.frame(), target);
+    OutputStage output(plan, scanner.frame(), target, scanner.output_row());
     auto on_row = [&]() { return output.Row(scanner.frame()); };
     scanner.Run(on_row);
     output.Finish();
@@ -986,7 +990,7 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
     agg_frame.slots = agg_row.data();
     agg_frame.outer = outer;
     agg_frame.env = env;
-    OutputStage output(plan, agg_frame, target);
+    OutputStage output(plan, agg_frame, target, scanner.output_row());
     std::vector<AggState> states(plan.aggs.size());
     std::string key, group_key;
     bool in_group = false;
@@ -1068,7 +1072,7 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
   agg_frame.slots = agg_row.data();
   agg_frame.outer = outer;
   agg_frame.env = env;
-  OutputStage output(plan, agg_frame, target);
+  OutputStage output(plan, agg_frame, target, scanner.output_row());
   for (Group& group : groups) {
     for (size_t col = 0; col < group.keys.size(); ++col) agg_row[col] = group.keys[col];
     for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
