@@ -35,17 +35,28 @@ int magnitude_bytes(uint64_t value) { return value == 0 ? 1 : (71 - std::countl_
 void put_key_int(int64_t value, std::string* out) {
   if (value >= 0 && value <= kIntSmallMax) {
     out->push_back(static_cast<char>(kIntZeroTag + value));
-  } else if (value > kIntSmallMax) {
-    uint64_t rest = static_cast<uint64_t>(value) - (kIntSmallMax + 1);
-    int bytes = magnitude_bytes(rest);
-    out->push_back(static_cast<char>(0xF7 + bytes));
-    put_big_endian(rest, bytes, out);
-  } else {
-    uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
-    int bytes = magnitude_bytes(magnitude);
-    out->push_back(static_cast<char>(kIntZeroTag - bytes));
-    put_big_endian(~magnitude, bytes, out);  // larger magnitudes sort first
+    return;
   }
+  // The tag and the n low bytes of `bits`, big-endian, in one append.
+  uint64_t bits;
+  int bytes;
+  char buffer[16];
+  if (value > kIntSmallMax) {
+    bits = static_cast<uint64_t>(value) - (kIntSmallMax + 1);
+    bytes = magnitude_bytes(bits);
+    buffer[7] = static_cast<char>(0xF7 + bytes);
+  } else {
+    const uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
+    bytes = magnitude_bytes(magnitude);
+    bits = ~magnitude;  // larger magnitudes sort first
+    buffer[7] = static_cast<char>(kIntZeroTag - bytes);
+  }
+  static_assert(std::endian::native == std::endian::little);
+  const uint64_t big_endian = __builtin_bswap64(bits);
+  std::memcpy(buffer + 8, &big_endian, 8);
+  // buffer[8 + 8 - bytes ..] holds the n low bytes; the tag goes right before them.
+  buffer[15 - bytes] = buffer[7];
+  out->append(buffer + 15 - bytes, 1 + bytes);
 }
 
 // One column's key bytes (engine/README.md "Key encoding"), from a value read
