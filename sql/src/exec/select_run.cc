@@ -133,7 +133,8 @@ struct LookupBatch {
 // A Scanner's buffers. Kept per thread from one statement to the next (a
 // stack of them: a statement may run another inside it, a derived table or
 // a subquery), so that a warm statement allocates none of them: strings and
-// vectors keep their capacity; what a scan reads is reset on taking one.
+// vectors keep their capacity; what a scan reads is reset on taking one,
+// what points into the trees (cursors, rows) on giving it back.
 struct ScanWorkspace {
   std::vector<Value> slots;
   std::vector<LevelState> states;
@@ -146,13 +147,11 @@ struct ScanWorkspace {
     for (size_t slot = 0; slot < slot_count; ++slot) slots[slot].SetNull();  // texts keep their buffers
     if (states.size() < level_count) states.resize(level_count);
     for (size_t level = 0; level < level_count; ++level) {
-      LevelState& state = states[level];
-      state.cursor.reset();
+      LevelState& state = states[level];  // cursor and row: cleared by Release
       state.prefix.clear();
       state.bound_key.clear();
       state.primary_key.clear();
       state.key_values.clear();
-      state.row = {};
       state.in_keys.clear();
       state.in_numbers.clear();
       state.in_key_views.clear();
@@ -176,7 +175,7 @@ struct ScanWorkspace {
 
 class ScanWorkspaces {
  public:
-  static ScanWorkspace* Take(size_t slot_count, size_t level_count) {
+  static std::unique_ptr<ScanWorkspace> Take(size_t slot_count, size_t level_count) {
     std::vector<std::unique_ptr<ScanWorkspace>>& free = FreeList();
     std::unique_ptr<ScanWorkspace> workspace;
     if (free.empty()) {
@@ -186,11 +185,11 @@ class ScanWorkspaces {
       free.pop_back();
     }
     workspace->Reset(slot_count, level_count);
-    return workspace.release();
+    return workspace;
   }
-  static void Give(ScanWorkspace* workspace, size_t level_count) {
+  static void Give(std::unique_ptr<ScanWorkspace> workspace, size_t level_count) {
     workspace->Release(level_count);
-    FreeList().push_back(std::unique_ptr<ScanWorkspace>(workspace));
+    FreeList().push_back(std::move(workspace));
   }
 
  private:
@@ -221,7 +220,7 @@ class Scanner {
     }
   }
 
-  ~Scanner() { ScanWorkspaces::Give(workspace_, plan_.levels.size()); }
+  ~Scanner() { ScanWorkspaces::Give(std::move(workspace_), plan_.levels.size()); }
   Scanner(const Scanner&) = delete;
   Scanner& operator=(const Scanner&) = delete;
 
@@ -577,7 +576,7 @@ class Scanner {
   }
 
   const SelectPlan& plan_;
-  ScanWorkspace* workspace_;  // taken from ScanWorkspaces, given back by the destructor
+  std::unique_ptr<ScanWorkspace> workspace_;  // from ScanWorkspaces, given back by the destructor
   std::vector<Value>& slots_;  // at least plan_.slot_count (more from an earlier statement)
   std::vector<LevelState>& states_;
   Frame frame_;
