@@ -40,23 +40,23 @@ void put_key_int(int64_t value, std::string* out) {
   // The tag and the n low bytes of `bits`, big-endian, in one append.
   uint64_t bits;
   int bytes;
-  char buffer[16];
+  char tag;
   if (value > kIntSmallMax) {
     bits = static_cast<uint64_t>(value) - (kIntSmallMax + 1);
     bytes = magnitude_bytes(bits);
-    buffer[7] = static_cast<char>(0xF7 + bytes);
+    tag = static_cast<char>(0xF7 + bytes);
   } else {
     const uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
     bytes = magnitude_bytes(magnitude);
     bits = ~magnitude;  // larger magnitudes sort first
-    buffer[7] = static_cast<char>(kIntZeroTag - bytes);
+    tag = static_cast<char>(kIntZeroTag - bytes);
   }
   static_assert(std::endian::native == std::endian::little);
+  char buffer[9];  // buffer[1..8]: bits, big-endian; the n low bytes are the last n
   const uint64_t big_endian = __builtin_bswap64(bits);
-  std::memcpy(buffer + 8, &big_endian, 8);
-  // buffer[8 + 8 - bytes ..] holds the n low bytes; the tag goes right before them.
-  buffer[15 - bytes] = buffer[7];
-  out->append(buffer + 15 - bytes, 1 + bytes);
+  std::memcpy(buffer + 1, &big_endian, 8);
+  buffer[8 - bytes] = tag;  // right before them
+  out->append(buffer + 8 - bytes, 1 + bytes);
 }
 
 // One column's key bytes (engine/README.md "Key encoding"), from a value read
