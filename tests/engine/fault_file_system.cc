@@ -103,6 +103,7 @@ Status FaultFileSystem::note_write(const std::string& path, uint64_t bytes) {
   written_ += static_cast<int64_t>(bytes);
   if (byte_budget_ >= 0) {
     if (static_cast<int64_t>(bytes) > byte_budget_) {
+      enospc_refusals_++;
       return Status::IOError("write " + path + ": ENOSPC: No space left on device (fault injection)");
     }
     byte_budget_ -= static_cast<int64_t>(bytes);
@@ -261,6 +262,11 @@ void FaultFileSystem::maybe_hold(const std::string& path) {
 int64_t FaultFileSystem::bytes_written() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return written_;
+}
+
+int64_t FaultFileSystem::enospc_refusals() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return enospc_refusals_;
 }
 
 bool FaultFileSystem::crashed() const {

@@ -68,6 +68,7 @@ class FaultFileSystem final : public FileSystem {
   void maybe_hold(const std::string& path);
   int64_t mutating_ops() const;                // mutating operations so far
   int64_t bytes_written() const;               // by write_at, so far
+  int64_t enospc_refusals() const;             // writes refused with ENOSPC, so far
   // File::write_back calls so far, in order. They change nothing: a range
   // written back is not durable before sync() (sync_file_range does not
   // flush the device's cache), so crash() treats it as unsynced.
@@ -111,6 +112,7 @@ class FaultFileSystem final : public FileSystem {
   bool crashed_ = false;
   uint64_t write_seq_ = 0;
   int64_t written_ = 0;
+  int64_t enospc_refusals_ = 0;
   // Write holds (own lock: a held writer must not block the others).
   mutable std::mutex hold_mutex_;
   std::condition_variable hold_cv_;
