@@ -98,9 +98,10 @@ struct Options {
   // written, at most two chunks in flight (sync_file_range), instead of in
   // one burst at their fdatasync: a burst of a whole checkpoint queues the
   // log's fdatasync, and so every commit, behind it. 0: one burst. The
-  // checkpoint writer writes 1 MiB at a time, so a smaller chunk acts as
-  // 1 MiB there. 1 MiB rather than 4 (session 15, results/ab-s15): log
-  // syncs during a checkpoint p99 ~7 ms instead of 11-15 ms.
+  // checkpoint writer and the log's segment preallocation write 1 MiB at a
+  // time, so a smaller chunk acts as 1 MiB. 1 MiB rather than 4 (session
+  // 15, results/ab-s15): log syncs during a checkpoint p99 ~7 ms instead of
+  // 11-15 ms.
   uint64_t checkpoint_writeback_bytes = uint64_t{1} << 20;
   // Who writes the log: the owner itself, at the end of each round, or the
   // log writer thread, while the owner runs the next round. kAuto: the
