@@ -29,7 +29,7 @@ Node* TreeWriter::writable(Node* node) {
   uint32_t bytes = node_bytes(node);
   Node* copy = static_cast<Node*>(pool_->allocate(bytes));
   node_copy(copy, node, gen_);
-  pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_);
+  pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_, tree_);
   return copy;
 }
 
@@ -40,7 +40,7 @@ void TreeWriter::discard(Node* node) {
   if (node->gen_ == gen_) {
     pool_->free_now(node, bytes);
   } else {
-    pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_);
+    pool_->retire(node, bytes, ObjectKind::kNode, node->gen_, gen_, tree_);
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "root_set.h"
@@ -23,9 +24,15 @@ struct CheckpointInfo {
 // Writes the checkpoint of `roots` (held by the caller for the whole call)
 // and makes it durable. writeback_bytes: the file is written back in chunks
 // of this size as it is written (WritebackPacer; 0: all by the final sync).
+// The tables' rows go out smallest table first. done_with_tree (if set) is
+// called for each tree that the writer will not read again: every index
+// (indexes are rebuilt on load) and dropped tree at the start, each table
+// once its rows are written; the caller may then let the owner reuse what
+// only its snapshot of that tree holds (SnapshotRegistry::release_tree).
 // Returns IOError (naming the file) on a failed write, write_back, sync,
 // rename or directory sync; the .tmp file may remain (recovery removes it).
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        uint64_t writeback_bytes, CheckpointInfo* info);
+                        uint64_t writeback_bytes, CheckpointInfo* info,
+                        const std::function<void(TreeId)>& done_with_tree = {});
 
 }  // namespace solo::internal

@@ -156,7 +156,9 @@ Status Checkpointer::checkpoint_once() {
   }
   const uint64_t start_ns = now_ns();
   CheckpointInfo info;
-  Status status = write_checkpoint(fs_, dir_, *roots, writeback_bytes_, &info);
+  // What transactions replace in a table already written is reused at once.
+  Status status = write_checkpoint(fs_, dir_, *roots, writeback_bytes_, &info,
+                                   [&](TreeId tree) { db_->release_tree(slot, tree); });
   db_->release(slot);
   if (!status.ok()) {
     fatal_->set(status);

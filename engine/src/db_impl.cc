@@ -400,13 +400,13 @@ Status DbImpl::run_transaction(FunctionRef<Status(WriteTxn&)>& fn) {
 
 void DbImpl::commit_transaction() {
   if (!undo_.empty()) round_dirty_ = true;
-  for (Record* record : displaced_) {
+  for (auto [record, tree] : displaced_) {
     uint32_t bytes = Record::alloc_bytes(record->size());
     record_bytes_ -= bytes;
     if (record->made_in(cur_gen_)) {
       pool_.free_now(record, bytes);  // no snapshot has seen it
     } else {
-      pool_.retire(record, bytes, ObjectKind::kRecord, record->gen(), cur_gen_);
+      pool_.retire(record, bytes, ObjectKind::kRecord, record->gen(), cur_gen_, tree);
     }
   }
   created_.clear();
@@ -422,26 +422,26 @@ void DbImpl::undo_transaction() {
     bool done = true;
     switch (entry->op) {
       case UndoEntry::Op::kInserted:
-        done = btree_remove(&trees_[entry->tree], &writer_, key, &value);
+        done = btree_remove(&trees_[entry->tree], writer_for(entry->tree), key, &value);
         break;
       case UndoEntry::Op::kReplaced:
-        done = btree_put(&trees_[entry->tree], &writer_, key, const_cast<void*>(entry->old),
-                         PutMode::kReplace, &value);
+        done = btree_put(&trees_[entry->tree], writer_for(entry->tree), key,
+                         const_cast<void*>(entry->old), PutMode::kReplace, &value);
         break;
       case UndoEntry::Op::kRemoved:
-        done = btree_put(&trees_[entry->tree], &writer_, key, const_cast<void*>(entry->old),
-                         PutMode::kInsert, &value);
+        done = btree_put(&trees_[entry->tree], writer_for(entry->tree), key,
+                         const_cast<void*>(entry->old), PutMode::kInsert, &value);
         break;
       case UndoEntry::Op::kCreatedTree:
         SOLO_ASSERT(entry->tree + 1 == trees_.size());
-        btree_drop(&trees_.back(), &writer_);
+        btree_drop(&trees_.back(), writer_for(entry->tree));
         trees_.pop_back();
         break;
       case UndoEntry::Op::kCatalog:
         catalog_ = static_cast<const Catalog*>(entry->old);
         break;
       case UndoEntry::Op::kLoaded:
-        btree_drop(&trees_[entry->tree], &writer_);
+        btree_drop(&trees_[entry->tree], writer_for(entry->tree));
         break;
     }
     SOLO_ASSERT(done);
@@ -474,8 +474,9 @@ bool DbImpl::tree_insert(TreeId tree, std::string_view key, void* value, TreePat
   const KeyRef stored_key = make_key(undo_.key(undo_.entries().back()));
   void* old;
   if (not_found != nullptr) {
-    btree_insert_new(&trees_[tree], &writer_, not_found, stored_key, value);
-  } else if (!btree_put(&trees_[tree], &writer_, stored_key, value, PutMode::kInsert, &old)) {
+    btree_insert_new(&trees_[tree], writer_for(tree), not_found, stored_key, value);
+  } else if (!btree_put(&trees_[tree], writer_for(tree), stored_key, value, PutMode::kInsert,
+                        &old)) {
     undo_.drop_last();
     return false;
   }
@@ -488,8 +489,9 @@ void* DbImpl::tree_replace(TreeId tree, std::string_view key, void* value) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
   void* old = nullptr;
-  bool replaced = btree_put(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())),
-                            value, PutMode::kReplace, &old);
+  bool replaced =
+      btree_put(&trees_[tree], writer_for(tree), make_key(undo_.key(undo_.entries().back())), value,
+                PutMode::kReplace, &old);
   SOLO_ASSERT(replaced);
   (void)replaced;
   undo_.set_last_old(old);
@@ -502,8 +504,8 @@ void* DbImpl::tree_remove(TreeId tree, std::string_view key) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kRemoved, tree, key, nullptr);
   void* old = nullptr;
-  bool removed =
-      btree_remove(&trees_[tree], &writer_, make_key(undo_.key(undo_.entries().back())), &old);
+  bool removed = btree_remove(&trees_[tree], writer_for(tree),
+                              make_key(undo_.key(undo_.entries().back())), &old);
   SOLO_ASSERT(removed);
   (void)removed;
   undo_.set_last_old(old);
@@ -515,7 +517,7 @@ void* DbImpl::tree_remove(TreeId tree, std::string_view key) {
 void* DbImpl::tree_replace_at(TreeId tree, std::string_view key, TreePath* path, void* value) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
-  void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
+  void* old = btree_replace_at(&trees_[tree], writer_for(tree), path, value);
   undo_.set_last_old(old);
   changes_++;
   if (logging_ && trees_[tree].has_records) log_put(tree, undo_.key(undo_.entries().back()), value);
@@ -527,7 +529,7 @@ void* DbImpl::tree_patch_at(TreeId tree, std::string_view key, TreePath* path, v
                             std::span<const PatchedColumn> spans) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kReplaced, tree, key, nullptr);
-  void* old = btree_replace_at(&trees_[tree], &writer_, path, value);
+  void* old = btree_replace_at(&trees_[tree], writer_for(tree), path, value);
   undo_.set_last_old(old);
   changes_++;
   if (logging_ && trees_[tree].has_records) {
@@ -539,7 +541,7 @@ void* DbImpl::tree_patch_at(TreeId tree, std::string_view key, TreePath* path, v
 void* DbImpl::tree_remove_at(TreeId tree, std::string_view key, TreePath* path) {
   SOLO_ASSERT(on_owner_thread());
   undo_.add(UndoEntry::Op::kRemoved, tree, key, nullptr);
-  void* old = btree_remove_at(&trees_[tree], &writer_, path);
+  void* old = btree_remove_at(&trees_[tree], writer_for(tree), path);
   undo_.set_last_old(old);
   changes_++;
   if (logging_ && trees_[tree].has_records) log_delete(tree, undo_.key(undo_.entries().back()));
@@ -691,7 +693,7 @@ void DbImpl::publish_roots(RootSet* roots) {
   // sealed but unpublished, the old RootSet waits for the newest of them.
   uint64_t retire_gen = logging_ ? cur_gen_ : roots->gen;
   pool_.retire(const_cast<RootSet*>(old), old->alloc_bytes, ObjectKind::kRootSet, old->gen,
-               retire_gen);
+               retire_gen, kNoTree);
 }
 
 void DbImpl::reclaim() {

@@ -74,6 +74,8 @@ class DbImpl {
   void wake_owner();
   const RootSet* acquire(uint32_t* slot) { return registry_.acquire(published_, slot); }
   void release(uint32_t slot) { registry_.release(slot); }
+  // The holder of `slot` will not read `tree` again (SnapshotRegistry::release_tree).
+  void release_tree(uint32_t slot, TreeId tree) { registry_.release_tree(slot, tree); }
   Stats stats() const;
   const Options& options() const { return options_; }
   bool on_owner_thread() const { return std::this_thread::get_id() == owner_id_; }
@@ -107,7 +109,12 @@ class DbImpl {
   // A new record holding `row`, made in the current generation.
   Record* make_record(std::string_view row);
   // `record` left the tree in this transaction; it is released at commit.
-  void displace(Record* record) { displaced_.push_back(record); }
+  void displace(Record* record, TreeId tree) { displaced_.push_back({record, tree}); }
+  // The node writer, labelled with the tree about to be changed.
+  TreeWriter* writer_for(TreeId tree) {
+    writer_.set_tree(tree);
+    return &writer_;
+  }
   void set_catalog(std::unique_ptr<Catalog> catalog);
   void add_tree(const TreeState& tree);
   void undo_transaction();
@@ -191,12 +198,12 @@ class DbImpl {
   std::vector<std::unique_ptr<Catalog>> catalogs_;  // every version, kept until close
   UndoLog undo_;
   std::vector<Record*> created_;    // records made by the running transaction
-  std::vector<Record*> displaced_;  // records it took out of the tree
+  std::vector<std::pair<Record*, TreeId>> displaced_;  // records it took out of the tree
   bool round_dirty_ = false;        // a committed change awaits publication
   bool stop_seen_ = false;
   uint64_t published_gen_ = 0;
   size_t pending_after_reclaim_ = 0;
-  std::vector<uint64_t> pinned_;  // scratch for reclaim()
+  std::vector<Pin> pinned_;  // scratch for reclaim()
   uint64_t rounds_ = 0;
   uint64_t commits_ = 0;
   uint64_t rollbacks_ = 0;

@@ -162,17 +162,26 @@ void ObjectPool::make_spare(void* ptr, uint32_t bytes) {
 void ObjectPool::free_now(void* ptr, uint32_t bytes) { make_spare(ptr, bytes); }
 
 void ObjectPool::retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t made_gen,
-                        uint64_t retire_gen) {
+                        uint64_t retire_gen, uint32_t tree) {
   SOLO_ASSERT(made_gen < retire_gen);
   SOLO_ASSERT(retired_.size() == retired_head_ || retired_.back().retire_gen <= retire_gen);
-  retired_.push_back(RetiredObject{ptr, retire_gen, made_gen, bytes, kind});
+  SOLO_ASSERT(kind != ObjectKind::kRootSet || tree == kNoTree);
+  retired_.push_back(RetiredObject{ptr, retire_gen, made_gen, bytes, tree, kind});
 }
 
-size_t ObjectPool::reclaim(uint64_t published_gen, const std::vector<uint64_t>& pinned,
-                           size_t budget) {
+size_t ObjectPool::reclaim(uint64_t published_gen, const std::vector<Pin>& pinned, size_t budget) {
+  // Reachable from a pinned generation in [made_gen, retire_gen) whose
+  // holders have not all released the object's tree.
   auto reachable = [&pinned](const RetiredObject& object) {
-    auto pin = std::lower_bound(pinned.begin(), pinned.end(), object.made_gen);
-    return pin != pinned.end() && *pin < object.retire_gen;
+    auto pin = std::lower_bound(pinned.begin(), pinned.end(), object.made_gen,
+                                [](const Pin& p, uint64_t gen) { return p.gen < gen; });
+    for (; pin != pinned.end() && pin->gen < object.retire_gen; ++pin) {
+      if (object.tree >= SnapshotRegistry::kMaskTrees ||
+          (pin->released_trees >> object.tree & 1) == 0) {
+        return true;
+      }
+    }
+    return false;
   };
   size_t examined = 0;
   size_t reclaimed = 0;

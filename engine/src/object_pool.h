@@ -24,6 +24,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "snapshot_registry.h"
+
 namespace solo::internal {
 
 enum class ObjectKind : uint8_t { kNode, kRecord, kRootSet };
@@ -33,8 +35,11 @@ struct RetiredObject {
   uint64_t retire_gen;  // first generation whose snapshot cannot reach it
   uint64_t made_gen;    // generation the object was made in
   uint32_t bytes;
+  uint32_t tree;  // the tree it belonged to, kNoTree for a RootSet
   ObjectKind kind;
 };
+
+constexpr uint32_t kNoTree = UINT32_MAX;
 
 class ObjectPool {
  public:
@@ -53,14 +58,16 @@ class ObjectPool {
   void free_now(void* ptr, uint32_t bytes);
   // `ptr` left the newest state while generation `retire_gen` was being built;
   // snapshots older than retire_gen may still reach it.
-  void retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t made_gen, uint64_t retire_gen);
+  // `tree`: the tree it belonged to (kNoTree: none, or not known).
+  void retire(void* ptr, uint32_t bytes, ObjectKind kind, uint64_t made_gen, uint64_t retire_gen,
+              uint32_t tree);
   // Looks at no more than `budget` retired objects and makes reusable those
   // that no snapshot can reach: retire_gen <= published_gen (the newest
-  // snapshot does not reach them) and no pinned generation g (sorted) has
-  // made_gen <= g < retire_gen. Objects that a pinned snapshot reaches are
-  // held back and looked at again in later rounds. Returns how many were
-  // reclaimed.
-  size_t reclaim(uint64_t published_gen, const std::vector<uint64_t>& pinned, size_t budget);
+  // snapshot does not reach them) and no pinned generation g (sorted) with
+  // made_gen <= g < retire_gen still needs their tree (its Pin has not
+  // released it). Objects that a pinned snapshot reaches are held back and
+  // looked at again when the pins change. Returns how many were reclaimed.
+  size_t reclaim(uint64_t published_gen, const std::vector<Pin>& pinned, size_t budget);
 
   // Every object in a spare array (for tests: reuse checks).
   std::vector<const void*> spare_objects() const;
@@ -105,7 +112,7 @@ class ObjectPool {
   size_t retired_head_ = 0;
   std::vector<RetiredObject> held_back_;   // reachable from a pinned snapshot when examined
   size_t held_back_pos_ = 0;               // next held-back object to examine
-  std::vector<uint64_t> held_back_pins_;   // pinned set of the current pass
+  std::vector<Pin> held_back_pins_;        // pinned set of the current pass
   std::vector<void*> arenas_;
   char* arena_next_ = nullptr;
   char* arena_end_ = nullptr;

@@ -37,16 +37,27 @@ const RootSet* SnapshotRegistry::acquire(const std::atomic<const RootSet*>& publ
   }
 }
 
-bool SnapshotRegistry::pinned(std::vector<uint64_t>* out) const {
+bool SnapshotRegistry::pinned(std::vector<Pin>* out) const {
   out->clear();
   uint32_t high = high_water_.load(std::memory_order_seq_cst);
   for (uint32_t slot_idx = 0; slot_idx < high; ++slot_idx) {
     uint64_t gen = slots_[slot_idx].gen.load(std::memory_order_seq_cst);
     if (gen == 0) return false;
-    if (gen != kFree) out->push_back(gen);
+    if (gen != kFree) {
+      out->push_back(Pin{gen, slots_[slot_idx].released.load(std::memory_order_acquire)});
+    }
   }
-  std::sort(out->begin(), out->end());
-  out->erase(std::unique(out->begin(), out->end()), out->end());
+  std::sort(out->begin(), out->end(), [](const Pin& a, const Pin& b) { return a.gen < b.gen; });
+  // One Pin per generation: a tree is released only if every holder released it.
+  size_t kept = 0;
+  for (size_t pin_idx = 0; pin_idx < out->size(); ++pin_idx) {
+    if (kept > 0 && (*out)[kept - 1].gen == (*out)[pin_idx].gen) {
+      (*out)[kept - 1].released_trees &= (*out)[pin_idx].released_trees;
+    } else {
+      (*out)[kept++] = (*out)[pin_idx];
+    }
+  }
+  out->resize(kept);
   return true;
 }
 

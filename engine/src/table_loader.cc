@@ -32,7 +32,7 @@ TableLoader::TableLoader(WriteTxn* txn, TableId table, std::string file, int tab
       info_(txn->catalog().table(table)),
       file_(std::move(file)),
       index_fill_(index_fill),
-      rows_(&db_->writer_, /*has_records=*/true, table_fill) {
+      rows_(db_->writer_for(internal::kNoTree), /*has_records=*/true, table_fill) {
   SOLO_ASSERT(db_->on_owner_thread());
   SOLO_ASSERT(info_ != nullptr && txn->entry_count(table) == 0);
   for (IndexId index : info_->indexes) {
@@ -101,7 +101,7 @@ Status TableLoader::finish_index(IndexBuild* index) {
     });
   }
   const IndexSchema& schema = index->info->schema;
-  BulkBuilder builder(&db_->writer_, /*has_records=*/false, index_fill_);
+  BulkBuilder builder(db_->writer_for(internal::kNoTree), /*has_records=*/false, index_fill_);
   for (size_t entry_idx = 0; entry_idx < entries.size(); ++entry_idx) {
     const IndexEntry& entry = entries[entry_idx];
     if (schema.unique && !entry.has_null && entry_idx > 0) {

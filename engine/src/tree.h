@@ -41,6 +41,11 @@ class TreeWriter {
 
   uint64_t gen() const { return gen_; }
   void set_gen(uint64_t gen) { gen_ = gen; }
+  // The tree that the following calls change: the nodes they retire are
+  // labelled with it (a snapshot that released a tree no longer holds its
+  // objects, snapshot_registry.h). Set before each change (DbImpl::writer_for).
+  void set_tree(uint32_t tree) { tree_ = tree; }
+  uint32_t tree() const { return tree_; }
   ObjectPool* pool() const { return pool_; }
   int64_t live_nodes() const { return live_nodes_; }
   uint64_t live_node_bytes() const { return live_node_bytes_; }
@@ -57,6 +62,7 @@ class TreeWriter {
  private:
   ObjectPool* const pool_;
   uint64_t gen_ = 1;
+  uint32_t tree_ = kNoTree;
   int64_t live_nodes_ = 0;
   uint64_t live_node_bytes_ = 0;
 };

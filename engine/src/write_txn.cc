@@ -195,11 +195,11 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
       status = Status::AlreadyExists("duplicate key for unique index " + schema.name);
     }
     if (!status.ok()) {
-      internal::btree_drop(&tree, &db_->writer_);
+      internal::btree_drop(&tree, db_->writer_for(internal::kNoTree));
       return status;
     }
     void* old;
-    internal::btree_put(&tree, &db_->writer_, internal::make_key(key),
+    internal::btree_put(&tree, db_->writer_for(internal::kNoTree), internal::make_key(key),
                         reinterpret_cast<void*>(uintptr_t{part_size}), internal::PutMode::kInsert,
                         &old);
   }
@@ -363,7 +363,7 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
   if (!status.ok()) return status;
   internal::Record* record = db_->make_record(row);
   db_->tree_patch_at(table, key, &path, record, info->schema, columns, db_->patch_spans_);
-  db_->displace(old_record);
+  db_->displace(old_record, table);
   if (stored != nullptr) *stored = record->view();
   return Status::OK();
 }
@@ -394,7 +394,7 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
   SOLO_ASSERT(internal::rows_differ_only_in(info->schema, old_record->view(), row, changed));
   internal::Record* record = db_->make_record(row);
   db_->tree_patch_at(table, key, &path, record, info->schema, changed);
-  db_->displace(old_record);
+  db_->displace(old_record, table);
   return Status::OK();
 }
 
@@ -463,7 +463,7 @@ Status WriteTxn::update_at(const TableInfo& table, std::string_view key, std::st
     db_->tree_remove_at(table.id, key, &path);
     db_->tree_insert(table.id, new_key, record);
   }
-  db_->displace(old_record);
+  db_->displace(old_record, table.id);
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
     if (db_->old_index_keys_[index_idx] == db_->new_index_keys_[index_idx]) continue;
     TreeId index_tree = table.indexes[index_idx];
@@ -513,7 +513,7 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
     if (!status.ok()) return status;
   }
   db_->tree_remove_at(table, key, &path);
-  db_->displace(old_record);
+  db_->displace(old_record, table);
   for (size_t index_idx = 0; index_idx < index_count; ++index_idx) {
     db_->tree_remove(info->indexes[index_idx], db_->old_index_keys_[index_idx]);
   }

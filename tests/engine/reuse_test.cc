@@ -1,9 +1,13 @@
 // Retired nodes come back, but only once no held snapshot can reach them.
 // Each property is also checked with the engine's test switch that breaks it,
 // to show that the check would notice.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <random>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -244,4 +248,147 @@ TEST_CASE("without prefaulting the owner makes every arena") {
   REQUIRE(pool.ready_arenas() == 0);
   REQUIRE(pool.prefaulted_taken() == 0);
   REQUIRE(pool.arenas_made() == 1);
+}
+
+// A checkpoint releases each table of its snapshot once written
+// (SnapshotRegistry::release_tree): the objects of a released tree that only
+// the snapshot reaches are reused while it is still held; those of the
+// trees it has not released are not.
+namespace {
+
+struct TwoTables {
+  std::unique_ptr<Database> db;
+  TableSchema schema = test::accounts_schema();
+  TableId released = 0;  // the tree the holder says it is done with
+  TableId kept = 0;
+  std::mt19937_64 rng{11};
+
+  TwoTables() {
+    db = test::open_db(Options{});
+    TableSchema other = schema;
+    other.name = "accounts2";
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                released = *txn.create_table(schema);
+                kept = *txn.create_table(other);
+                for (int id = 0; id < 3000; ++id) {
+                  for (TableId table : {released, kept}) {
+                    Status s =
+                        txn.insert(table, {Value::Int(id), Value::String("name"), Value::Int(id)});
+                    if (!s.ok()) return s;
+                  }
+                }
+                return Status::OK();
+              }).ok());
+  }
+
+  // One transaction updating a random row of each table.
+  void update_both() {
+    int64_t id = static_cast<int64_t>(rng() % 3000);
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                for (TableId table : {released, kept}) {
+                  Status s = txn.update(table, test::int_key(schema, id),
+                                        {Value::Int(id), Value::String(rng() % 2 ? "NAME" : "name"),
+                                         Value::Int(static_cast<int64_t>(rng() % 1000))});
+                  if (!s.ok()) return s;
+                }
+                return Status::OK();
+              }).ok());
+  }
+};
+
+// The nodes and records of one tree of `roots`, and each record's bytes.
+struct TreeObjects {
+  test::Reachable reach;
+  std::vector<std::string> rows;
+};
+
+TreeObjects tree_objects(const internal::RootSet* roots, TreeId tree) {
+  TreeObjects out;
+  test::walk_node(roots->trees()[tree].root, /*has_records=*/true, UINT64_MAX, &out.reach);
+  for (const void* record : out.reach.records) {
+    out.rows.emplace_back(static_cast<const internal::Record*>(record)->view());
+  }
+  std::sort(out.rows.begin(), out.rows.end());
+  return out;
+}
+
+// Holds the newest state over 300 rounds that update both tables, after
+// saying that it is done with `released` (unless `release` is false).
+// Returns how many objects of each table that the held state reaches were
+// in a spare array or reused at some check; the held `kept` table must read
+// back byte for byte.
+std::pair<size_t, size_t> reused_by_table(bool release) {
+  TwoTables fixture;
+  internal::DbImpl* impl = fixture.db->impl();
+  uint32_t slot;
+  const internal::RootSet* held = impl->acquire(&slot);
+  if (release) impl->release_tree(slot, fixture.released);
+  const TreeObjects released_before = tree_objects(held, fixture.released);
+  const TreeObjects kept_before = tree_objects(held, fixture.kept);
+  size_t released_reused = 0;
+  size_t kept_reused = 0;
+  for (int update = 0; update < 300; ++update) {
+    fixture.update_both();
+    if (update % 50 != 49) continue;
+    std::set<const void*> spare = spare_set(fixture.db.get());
+    test::Reachable now = test::walk_published(fixture.db.get(), held->gen);
+    kept_reused += test::overlap(kept_before.reach.nodes, spare) +
+                   test::overlap(kept_before.reach.records, spare) +
+                   test::overlap(now.new_nodes, kept_before.reach.nodes) +
+                   test::overlap(now.new_records, kept_before.reach.records);
+    released_reused += test::overlap(released_before.reach.nodes, spare) +
+                       test::overlap(released_before.reach.records, spare) +
+                       test::overlap(now.new_nodes, released_before.reach.nodes) +
+                       test::overlap(now.new_records, released_before.reach.records);
+  }
+  // The tree not released reads what it read (only it is safe to read here).
+  TreeObjects kept_after = tree_objects(held, fixture.kept);
+  REQUIRE(kept_after.rows == kept_before.rows);
+  REQUIRE(kept_after.reach.nodes == kept_before.reach.nodes);
+  impl->release(slot);
+  return {released_reused, kept_reused};
+}
+
+}  // namespace
+
+TEST_CASE("a released tree's objects are reused while the snapshot is held; the others' are not") {
+  auto [released_reused, kept_reused] = reused_by_table(/*release=*/true);
+  INFO("released tree: " << released_reused << " reused; kept tree: " << kept_reused);
+  REQUIRE(released_reused > 100);
+  REQUIRE(kept_reused == 0);
+}
+
+TEST_CASE("without release_tree neither tree's held objects are reused") {
+  auto [released_reused, kept_reused] = reused_by_table(/*release=*/false);
+  REQUIRE(released_reused == 0);
+  REQUIRE(kept_reused == 0);
+}
+
+TEST_CASE("a generation's trees are released only when every holder released them") {
+  internal::SnapshotRegistry registry;
+  internal::RootSet roots_storage{};
+  roots_storage.gen = 7;  // 0 would mean "being taken"
+  std::atomic<const internal::RootSet*> published{&roots_storage};
+  uint32_t first, second;
+  registry.acquire(published, &first);
+  registry.acquire(published, &second);
+  registry.release_tree(first, 2);
+  registry.release_tree(first, 5);
+  registry.release_tree(second, 5);
+  registry.release_tree(second, internal::SnapshotRegistry::kMaskTrees);  // beyond the mask: kept
+  std::vector<internal::Pin> pins;
+  REQUIRE(registry.pinned(&pins));
+  REQUIRE(pins.size() == 1);
+  REQUIRE(pins[0].released_trees == (uint64_t{1} << 5));
+  registry.release(second);
+  REQUIRE(registry.pinned(&pins));
+  REQUIRE(pins.size() == 1);
+  REQUIRE(pins[0].released_trees == ((uint64_t{1} << 2) | (uint64_t{1} << 5)));
+  // A slot taken again starts with nothing released.
+  registry.release(first);
+  registry.acquire(published, &first);
+  REQUIRE(registry.pinned(&pins));
+  REQUIRE(pins.size() == 1);
+  REQUIRE(pins[0].released_trees == 0);
+  registry.release(first);
 }
