@@ -18,6 +18,26 @@ using namespace solo;
 
 namespace {
 
+constexpr int kRows = 3000;
+
+// Rows 0 .. kRows-1 of an accounts table.
+Status insert_rows(WriteTxn& txn, TableId table) {
+  for (int id = 0; id < kRows; ++id) {
+    Status s = txn.insert(table, {Value::Int(id), Value::String("name"), Value::Int(id)});
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+// Row `id` of an accounts table, replaced by one of the same size: its record
+// can reuse a spare one.
+Status update_row(WriteTxn& txn, const TableSchema& schema, TableId table, int64_t id,
+                  std::mt19937_64& rng) {
+  return txn.update(table, test::int_key(schema, id),
+                    {Value::Int(id), Value::String(rng() % 2 ? "NAME" : "name"),
+                     Value::Int(static_cast<int64_t>(rng() % 1000))});
+}
+
 struct Fixture {
   std::unique_ptr<Database> db;
   TableSchema schema = test::accounts_schema();
@@ -28,24 +48,14 @@ struct Fixture {
     db = test::open_db(options);
     REQUIRE(db->write([&](WriteTxn& txn) {
                 table = *txn.create_table(schema);
-                for (int id = 0; id < 3000; ++id) {
-                  Status s = txn.insert(table, {Value::Int(id), Value::String("name"),
-                                                Value::Int(id)});
-                  if (!s.ok()) return s;
-                }
-                return Status::OK();
+                return insert_rows(txn, table);
               }).ok());
   }
 
   // One transaction updating one random row: copies its leaf-to-root path.
-  // The new row has the old one's size, so its record can reuse a spare one.
   void update_one() {
-    int64_t id = static_cast<int64_t>(rng() % 3000);
-    REQUIRE(db->write([&](WriteTxn& txn) {
-                return txn.update(table, test::int_key(schema, id),
-                                  {Value::Int(id), Value::String(rng() % 2 ? "NAME" : "name"),
-                                   Value::Int(static_cast<int64_t>(rng() % 1000))});
-              }).ok());
+    int64_t id = static_cast<int64_t>(rng() % kRows);
+    REQUIRE(db->write([&](WriteTxn& txn) { return update_row(txn, schema, table, id, rng); }).ok());
   }
 };
 
@@ -100,7 +110,7 @@ size_t reused_while_held(Options options) {
   if (clashes == 0) {
     // The held snapshot still reads what it read (it is safe to read it here).
     ReadTxn txn(held);
-    REQUIRE(txn.entry_count(fixture.table) == 3000);
+    REQUIRE(txn.entry_count(fixture.table) == kRows);
   }
   held.release();
   return clashes;
@@ -270,28 +280,17 @@ struct TwoTables {
     REQUIRE(db->write([&](WriteTxn& txn) {
                 released = *txn.create_table(schema);
                 kept = *txn.create_table(other);
-                for (int id = 0; id < 3000; ++id) {
-                  for (TableId table : {released, kept}) {
-                    Status s =
-                        txn.insert(table, {Value::Int(id), Value::String("name"), Value::Int(id)});
-                    if (!s.ok()) return s;
-                  }
-                }
-                return Status::OK();
+                Status s = insert_rows(txn, released);
+                return s.ok() ? insert_rows(txn, kept) : s;
               }).ok());
   }
 
   // One transaction updating a random row of each table.
   void update_both() {
-    int64_t id = static_cast<int64_t>(rng() % 3000);
+    int64_t id = static_cast<int64_t>(rng() % kRows);
     REQUIRE(db->write([&](WriteTxn& txn) {
-                for (TableId table : {released, kept}) {
-                  Status s = txn.update(table, test::int_key(schema, id),
-                                        {Value::Int(id), Value::String(rng() % 2 ? "NAME" : "name"),
-                                         Value::Int(static_cast<int64_t>(rng() % 1000))});
-                  if (!s.ok()) return s;
-                }
-                return Status::OK();
+                Status s = update_row(txn, schema, released, id, rng);
+                return s.ok() ? update_row(txn, schema, kept, id, rng) : s;
               }).ok());
   }
 };
