@@ -45,7 +45,6 @@ class TreeWriter {
   // labelled with it (a snapshot that released a tree no longer holds its
   // objects, snapshot_registry.h). Set before each change (DbImpl::writer_for).
   void set_tree(uint32_t tree) { tree_ = tree; }
-  uint32_t tree() const { return tree_; }
   ObjectPool* pool() const { return pool_; }
   int64_t live_nodes() const { return live_nodes_; }
   uint64_t live_node_bytes() const { return live_node_bytes_; }
