@@ -828,6 +828,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
     for (uint32_t col = 0; col < item.columns.size(); ++col) {
       if (item.needed[col]) level.needed.push_back(col);
     }
+    level.decode_columns = static_cast<uint32_t>(item.columns.size());
     bound |= item_bit;
     plan->levels.push_back(std::move(level));
   }
@@ -1071,6 +1072,10 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     plan->need_sort = !plan->order.empty();
   }
   plan->streaming = plan->aggregate && GroupedByScanOrder(*plan);
+  // A SELECT reads only its needed columns from a row's decoding.
+  for (ScanLevel& level : plan->levels) {
+    level.decode_columns = level.needed.empty() ? 0 : level.needed.back() + 1;
+  }
   return plan;
 }
 

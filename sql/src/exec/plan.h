@@ -87,6 +87,11 @@ struct ScanLevel {
   std::string in_text;  // for EXPLAIN
   bool reverse = false;
   std::vector<uint32_t> needed;  // table columns to decode
+  // How many leading columns a scan decodes: all of them where the
+  // decoding is handed on (UPDATE and DELETE patch and log from it), else
+  // up to the last needed one (SELECT), so a wide row's tail (TPC-C's
+  // S_DATA, C_DATA) is neither read nor walked.
+  uint32_t decode_columns = 0;
   // A subquery in FROM, materialized when the level opens.
   std::unique_ptr<SelectPlan> derived;
   // Filters: `on` decide whether a row matches (LEFT JOIN: else one

@@ -80,12 +80,20 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   return append_key(level.schema, level.key_columns, *key_values, key).ok();
 }
 
+// Decodes the leading level.decode_columns columns of `row` into `columns`.
+void DecodeLeading(const ScanLevel& level, std::string_view row,
+                   std::vector<solo::ColumnView>* columns) {
+  columns->resize(level.schema.columns.size());
+  Status status = level.decode_columns == level.schema.columns.size()
+                      ? decode_row_view(level.schema, row, *columns)
+                      : decode_leading_columns(level.schema, row, level.decode_columns, *columns);
+  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+}
+
 // Loads the columns of `row` that `level` needs into their slots.
 void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
                   Value* slots) {
-  columns->resize(level.schema.columns.size());
-  Status status = decode_row_view(level.schema, row, *columns);
-  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  DecodeLeading(level, row, columns);
   for (uint32_t col : level.needed) {
     FromEngine((*columns)[col], level.schema.columns[col], &slots[level.slot_base + col]);
   }
@@ -918,9 +926,7 @@ bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns
                             : frame.env->view->get(level.table, scratch->key, row);
   if (!found.ok()) return false;
   std::vector<solo::ColumnView>& columns = scratch->columns;
-  columns.resize(level.schema.columns.size());
-  Status status = decode_row_view(level.schema, *row, columns);
-  if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
+  DecodeLeading(level, *row, &columns);
   for (uint32_t col : slot_columns) {
     FromEngine(columns[col], level.schema.columns[col], &frame.slots[level.slot_base + col]);
   }
