@@ -756,6 +756,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   std::vector<bool> used(items->size(), false);
   std::vector<int> level_of_item(items->size(), 0);
   std::vector<bool> equal_bound(conjuncts->size(), false);  // used as a `key = value` bound
+  std::vector<uint8_t> range_bound(conjuncts->size(), 0);   // used as the lower or upper bound
   for (size_t level_idx = 0; level_idx < items->size(); ++level_idx) {
     int best_item = -1;
     PathChoice best_path;
@@ -813,6 +814,8 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       }
       make_bound(best_path.lower, &level.lower);
       make_bound(best_path.upper, &level.upper);
+      if (best_path.lower >= 0) range_bound[best_path.lower] |= ScanLevel::kLowerBound;
+      if (best_path.upper >= 0) range_bound[best_path.upper] |= ScanLevel::kUpperBound;
       if (best_path.in_list >= 0) {
         equal_bound[best_path.in_list] = true;  // holds for every key InList builds
         const Conjunct& conjunct = (*conjuncts)[best_path.in_list];
@@ -861,6 +864,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
     }
     ScanLevel& level = plan->levels[level_idx];
     level.where_is_key.push_back(equal_bound[conjunct_idx]);
+    level.where_range_bound.push_back(range_bound[conjunct_idx]);
     level.where.push_back(std::move(conjunct.expr));
     level.filter_text.push_back(conjunct.text);
   }

@@ -102,6 +102,11 @@ struct ScanLevel {
   // row found by an exactly encoded key (every bound value fit its column)
   // passes it, so the point paths do not evaluate it again.
   std::vector<bool> where_is_key;
+  // Per `where` filter: kLowerBound or kUpperBound when it is the `lower` or
+  // `upper` bound (else 0). A range scan whose bound value fit the column
+  // exactly (BuildRange) holds only rows that pass it, so it is skipped.
+  static constexpr uint8_t kLowerBound = 1, kUpperBound = 2;
+  std::vector<uint8_t> where_range_bound;
   std::vector<std::string> filter_text;  // for EXPLAIN
   bool left_join = false;
   uint32_t slot_base = 0;

@@ -108,6 +108,9 @@ struct LevelState {
   std::vector<solo::Value> key_values;
   std::vector<solo::ColumnView> columns;
   std::string_view row;  // the row Decode last loaded (its bytes as stored)
+  // ScanLevel::kLowerBound / kUpperBound: the bounds BuildRange made exact
+  // keys of (the range holds only rows that pass those filters).
+  uint8_t exact_bounds = 0;
   std::vector<std::string> in_keys;  // IN-list levels: one key per distinct value
   std::vector<int64_t> in_numbers;   // IntegerInKeys' values
   std::vector<std::string_view> in_key_views;
@@ -220,10 +223,16 @@ class Scanner {
     frame_.outer = outer;
     frame_.env = env;
     batched_level_ = BatchedLookupLevel(plan);
+    // The outer levels' slots a queued row needs again: a table's needed
+    // columns (no other slot is loaded or read), a derived level's all.
     for (int level_idx = 0; level_idx < batched_level_; ++level_idx) {
       const ScanLevel& level = plan.levels[level_idx];
-      for (uint32_t col = 0; col < level.columns; ++col) {
-        saved_slots_.push_back(level.slot_base + col);
+      if (level.derived) {
+        for (uint32_t col = 0; col < level.columns; ++col) {
+          saved_slots_.push_back(level.slot_base + col);
+        }
+      } else {
+        for (uint32_t col : level.needed) saved_slots_.push_back(level.slot_base + col);
       }
     }
   }
@@ -282,11 +291,12 @@ class Scanner {
   }
 
   // The level's WHERE filters but those its exact key already satisfied.
-  bool NonKeyFilters(const ScanLevel& level) {
+  bool NonKeyFilters(const ScanLevel& level, uint8_t exact_bounds = 0) {
     for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-      if (!level.where_is_key[filter_idx] && !EvalPredicate(*level.where[filter_idx], frame_)) {
-        return false;
-      }
+      if (level.where_is_key[filter_idx]) continue;
+      const uint8_t range_bound = level.where_range_bound[filter_idx];
+      if (range_bound != 0 && (range_bound & exact_bounds) == range_bound) continue;
+      if (!EvalPredicate(*level.where[filter_idx], frame_)) return false;
     }
     return true;
   }
@@ -295,6 +305,7 @@ class Scanner {
   bool BuildRange(const ScanLevel& level, LevelState& state) {
     if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return false;
     Value scratch;
+    state.exact_bounds = 0;
     KeyRange& range = state.range;
     range.reverse = level.reverse;
     range.has_lower = range.has_upper = false;
@@ -309,6 +320,11 @@ class Scanner {
       range.has_upper = !range.upper.empty();
     }
     size_t range_col = level.equal.size();
+    // A bound on an integer column that fit it is exact: the range then
+    // holds just the rows that pass its filter (other types keep the filter:
+    // -0.0 and 0.0, or texts, may compare equal with different keys).
+    const bool exact_type = range_col < level.key_columns.size() &&
+                            IsIntegerColumn(level.schema.columns[level.key_columns[range_col]]);
     auto bound_key = [&](const KeyBound& bound, bool* usable) -> const std::string& {
       *usable = false;
       const Value& value = Eval(*bound.value, frame_, &scratch);
@@ -337,6 +353,8 @@ class Scanner {
         range.has_lower = true;
         range.lower = level.lower.inclusive ? key : prefix_successor(key);
         range.lower_inclusive = true;
+        // (An exclusive bound whose key has no successor scans from the start.)
+        if (exact_type && !range.lower.empty()) state.exact_bounds |= ScanLevel::kLowerBound;
       }
     }
     if (level.upper.value) {
@@ -349,6 +367,7 @@ class Scanner {
         range.has_upper = !upper.empty();
         range.upper = std::move(upper);
         range.upper_inclusive = false;
+        if (exact_type) state.exact_bounds |= ScanLevel::kUpperBound;
       }
     }
     return true;
@@ -433,8 +452,9 @@ class Scanner {
       if (!Filters(level.on)) continue;
       *matched = true;
       // The range is the exact key prefix of the equality bounds (BuildRange,
-      // InList): every row in it passes them.
-      if (!NonKeyFilters(level)) continue;
+      // InList): every row in it passes them, and the range bounds that
+      // BuildRange made exact.
+      if (!NonKeyFilters(level, state.exact_bounds)) continue;
       if (!Level(level_idx + 1, on_row)) return false;
     }
     return true;
