@@ -515,6 +515,7 @@ class Scanner {
     }
     bool is_index = level.tree != level.table;
     if (is_index || level.equal.size() + 1 != level.key_columns.size()) {
+      state.exact_bounds = 0;  // (an IN level has no range bounds)
       for (const std::string& key : state.in_keys) {
         state.range = KeyRange{};
         state.range.has_lower = true;
