@@ -1,8 +1,6 @@
 #include "checkpointer.h"
 
 #include <pthread.h>
-#include <sched.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include "clock.h"
 #include "db_impl.h"
 #include "log_writer.h"
+#include "thread_priority.h"
 
 namespace solo::internal {
 
@@ -93,13 +92,8 @@ uint64_t Checkpointer::log_bytes_since_checkpoint() const {
 void Checkpointer::thread_main() {
   pthread_setname_np(pthread_self(), "solo-ckpt");
   // Below the owner: in the idle class (Options::checkpoint_sched_idle),
-  // else at a higher nice value (Options::checkpoint_nice). On Linux both
-  // are per thread, and an unprivileged thread may lower its own priority
-  // either way; a failure only leaves the priority as it was.
-  sched_param idle_param{};
-  if (!sched_idle_ || pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle_param) != 0) {
-    if (nice_ != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
-  }
+  // else at a higher nice value (Options::checkpoint_nice).
+  lower_this_thread(sched_idle_, nice_);
   // The ring for the recovered checkpoint's size (a no-op once it exists).
   provision_log();
   std::unique_lock<std::mutex> lock(mutex_);

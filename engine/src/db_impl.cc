@@ -28,7 +28,9 @@
 namespace solo::internal {
 
 DbImpl::DbImpl(const Options& options)
-    : pool_(options.reuse_retired, options.prefault_arenas), writer_(&pool_), options_(options) {
+    : pool_(options.reuse_retired, options.prefault_arenas, options.prefault_sched_idle),
+      writer_(&pool_),
+      options_(options) {
   catalogs_.push_back(std::make_unique<Catalog>());
   catalog_ = catalogs_.back().get();
   // Generation 0: the empty database.

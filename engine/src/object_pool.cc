@@ -8,13 +8,15 @@
 #include <cstring>
 
 #include "invariant.h"
+#include "thread_priority.h"
 
 namespace solo::internal {
 
-ObjectPool::ObjectPool(bool reuse, int prefault_arenas)
+ObjectPool::ObjectPool(bool reuse, int prefault_arenas, bool prefault_sched_idle)
     : reuse_(reuse),
       spare_(kMaxPooledBytes / kGrain + 1),
-      prefault_target_(prefault_arenas > 0 ? static_cast<size_t>(prefault_arenas) : 0) {
+      prefault_target_(prefault_arenas > 0 ? static_cast<size_t>(prefault_arenas) : 0),
+      prefault_sched_idle_(prefault_sched_idle) {
   if (prefault_target_ > 0) prefaulter_ = std::thread([this] { prefault_main(); });
 }
 
@@ -57,6 +59,10 @@ void* ObjectPool::make_touched_arena() {
 
 void ObjectPool::prefault_main() {
   pthread_setname_np(pthread_self(), "solo-prefault");
+  // Below the owner (Options::prefault_sched_idle): else each wake-up to
+  // make an arena (~1-5 ms of page zeroing) may take a core from the owner
+  // or the thread that feeds it.
+  lower_this_thread(prefault_sched_idle_, kPrefaultNice);
   std::unique_lock<std::mutex> lock(ready_mutex_);
   while (true) {
     ready_cv_.wait(lock, [this] { return stopping_ || ready_.size() < prefault_target_; });

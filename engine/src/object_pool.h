@@ -45,8 +45,9 @@ class ObjectPool {
  public:
   // reuse: false keeps reclaimed objects unused until destruction (a test switch).
   // prefault_arenas: arenas a helper thread keeps touched ahead (0: none,
-  // no thread).
-  explicit ObjectPool(bool reuse, int prefault_arenas = 0);
+  // no thread); prefault_sched_idle: that thread runs in the SCHED_IDLE
+  // class (else at nice kPrefaultNice).
+  explicit ObjectPool(bool reuse, int prefault_arenas = 0, bool prefault_sched_idle = true);
   ~ObjectPool();
   ObjectPool(const ObjectPool&) = delete;
   ObjectPool& operator=(const ObjectPool&) = delete;
@@ -124,7 +125,9 @@ class ObjectPool {
   uint64_t arenas_made_ = 0;
 
   // The prefaulting thread and the arenas it has ready (under ready_mutex_).
+  static constexpr int kPrefaultNice = 10;
   const size_t prefault_target_;
+  const bool prefault_sched_idle_;
   std::mutex ready_mutex_;
   std::condition_variable ready_cv_;  // the thread waits for room or stop
   std::vector<void*> ready_;  // oldest first

@@ -415,27 +415,6 @@ TEST_CASE("close writes a checkpoint once enough log waits for one") {
   REQUIRE(db->stats().replayed_rounds >= 100);
 }
 
-namespace {
-
-// The scheduling policy and nice value of this process's thread named `name`
-// (false if there is none).
-bool thread_priority(const std::string& name, int* policy, int* nice) {
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream comm(task.path() / "comm");
-    std::string comm_name;
-    std::getline(comm, comm_name);
-    if (comm_name != name) continue;
-    const auto tid = static_cast<pid_t>(std::stol(task.path().filename().string()));
-    *policy = sched_getscheduler(tid);
-    errno = 0;
-    *nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
-    return errno == 0;
-  }
-  return false;
-}
-
-}  // namespace
-
 TEST_CASE("the checkpointer runs in the idle class, or at its nice value") {
   for (bool sched_idle : {true, false}) {
     test::TempDir dir;
@@ -447,7 +426,7 @@ TEST_CASE("the checkpointer runs in the idle class, or at its nice value") {
     REQUIRE(db->checkpoint().ok());  // the thread has set its priority by now
     int policy = -1;
     int nice = -100;
-    REQUIRE(thread_priority("solo-ckpt", &policy, &nice));
+    REQUIRE(test::thread_priority("solo-ckpt", &policy, &nice));
     if (sched_idle) {
       REQUIRE(policy == SCHED_IDLE);
     } else {

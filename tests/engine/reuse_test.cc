@@ -252,6 +252,36 @@ TEST_CASE("prefaulted arenas are taken first; the owner makes its own when none 
   REQUIRE(pool.prefaulted_taken() + pool.arenas_made() == 6);
 }
 
+// The helper runs below the owner (Options::prefault_sched_idle): its
+// wake-ups must not take a core from the owner.
+TEST_CASE("the prefaulting thread runs in the idle class, or at nice 10") {
+  for (bool sched_idle : {true, false}) {
+    internal::ObjectPool pool(/*reuse=*/true, /*prefault_arenas=*/2, sched_idle);
+    for (int waited = 0; pool.ready_arenas() < 2 && waited < 2000; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    REQUIRE(pool.ready_arenas() == 2);  // the thread set its priority first
+    int policy = -1;
+    int nice = -100;
+    REQUIRE(test::thread_priority("solo-prefault", &policy, &nice));
+    if (sched_idle) {
+      REQUIRE(policy == SCHED_IDLE);
+    } else {
+      REQUIRE(policy == SCHED_OTHER);
+      REQUIRE(nice == 10);
+    }
+  }
+  // A database's helper, with the default options.
+  auto db = test::open_db();
+  int policy = -1;
+  int nice = -100;
+  for (int waited = 0; waited < 400; ++waited) {
+    if (test::thread_priority("solo-prefault", &policy, &nice) && policy == SCHED_IDLE) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  REQUIRE(policy == SCHED_IDLE);
+}
+
 TEST_CASE("without prefaulting the owner makes every arena") {
   internal::ObjectPool pool(/*reuse=*/true, /*prefault_arenas=*/0);
   REQUIRE(pool.allocate(64) != nullptr);

@@ -1,7 +1,13 @@
 // Helpers shared by the engine tests.
 #pragma once
 
+#include <sched.h>
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -9,6 +15,23 @@
 #include "solo/database.h"
 
 namespace solo::test {
+
+// The scheduling policy and nice value of this process's thread named `name`
+// (false if there is none).
+inline bool thread_priority(const std::string& name, int* policy, int* nice) {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string comm_name;
+    std::getline(comm, comm_name);
+    if (comm_name != name) continue;
+    const auto tid = static_cast<pid_t>(std::stol(task.path().filename().string()));
+    *policy = sched_getscheduler(tid);
+    errno = 0;
+    *nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+    return errno == 0;
+  }
+  return false;
+}
 
 inline std::unique_ptr<Database> open_db(Options options = {}) {
   options.check_invariants = true;

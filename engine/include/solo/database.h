@@ -93,6 +93,14 @@ struct Options {
   // ~30-70 ms (most objects are recycled ones) and the helper makes one in
   // ~1-5 ms; each ready arena is 2 MiB of resident memory holding no state.
   int prefault_arenas = 2;
+  // Whether that helper runs in Linux's SCHED_IDLE class (else at nice 10),
+  // as the checkpointer does (checkpoint_sched_idle). At the normal class
+  // each of its wake-ups could take a core from the owner for the 1-5 ms
+  // an arena takes: at TPC-C W=1 T=64 on 2 cores the owner waited for a
+  // core 94-127 ms of every 8 s, 36-56 ms with the helper idle, and the
+  // New-Order p99 fell from 4.5-4.7 to 2.8-3.6 ms (session 17). Where the
+  // cores are saturated the owner makes its own arenas (Stats).
+  bool prefault_sched_idle = true;
   // The checkpointer's large files (checkpoints, preallocated log segments)
   // are written back to the device in chunks of this many bytes as they are
   // written, at most two chunks in flight (sync_file_range), instead of in
