@@ -424,15 +424,7 @@ TEST_CASE("the checkpointer runs in the idle class, or at its nice value") {
     auto db = test::open_dir(options);
     busy_history(*db);
     REQUIRE(db->checkpoint().ok());  // the thread has set its priority by now
-    int policy = -1;
-    int nice = -100;
-    REQUIRE(test::thread_priority("solo-ckpt", &policy, &nice));
-    if (sched_idle) {
-      REQUIRE(policy == SCHED_IDLE);
-    } else {
-      REQUIRE(policy == SCHED_OTHER);
-      REQUIRE(nice == 7);
-    }
+    test::require_thread_class("solo-ckpt", sched_idle, 7);
   }
 }
 

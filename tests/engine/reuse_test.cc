@@ -261,15 +261,7 @@ TEST_CASE("the prefaulting thread runs in the idle class, or at nice 10") {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     REQUIRE(pool.ready_arenas() == 2);  // the thread set its priority first
-    int policy = -1;
-    int nice = -100;
-    REQUIRE(test::thread_priority("solo-prefault", &policy, &nice));
-    if (sched_idle) {
-      REQUIRE(policy == SCHED_IDLE);
-    } else {
-      REQUIRE(policy == SCHED_OTHER);
-      REQUIRE(nice == 10);
-    }
+    test::require_thread_class("solo-prefault", sched_idle, 10);
   }
   // A database's helper, with the default options.
   auto db = test::open_db();

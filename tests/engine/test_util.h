@@ -33,6 +33,20 @@ inline bool thread_priority(const std::string& name, int* policy, int* nice) {
   return false;
 }
 
+// Checks that the thread named `name` runs in the SCHED_IDLE class if
+// `sched_idle`, else in the normal class at `nice`.
+inline void require_thread_class(const std::string& name, bool sched_idle, int nice) {
+  int policy = -1;
+  int found_nice = -100;
+  REQUIRE(thread_priority(name, &policy, &found_nice));
+  if (sched_idle) {
+    REQUIRE(policy == SCHED_IDLE);
+  } else {
+    REQUIRE(policy == SCHED_OTHER);
+    REQUIRE(found_nice == nice);
+  }
+}
+
 inline std::unique_ptr<Database> open_db(Options options = {}) {
   options.check_invariants = true;
   auto db = Database::open(options);
