@@ -100,6 +100,13 @@ class Terminal {
         bool is_write = prepare(type);
         result = is_write ? conn_->write(body_) : conn_->read(body_);
         after(type, result);
+        // The rest of a split Delivery, one database transaction after another.
+        while (type == TxnType::kDelivery &&
+               next_delivery_step(&delivery_, options_.delivery_districts)) {
+          TxnResult step = conn_->write(body_);
+          after(type, step);
+          result.retries += step.retries;
+        }
       } catch (const std::exception& error) {
         fail(shared, type, error);
         break;
@@ -127,6 +134,7 @@ class Terminal {
           conn_->submit_write(body_);
           in_flight_type_ = type;
           in_flight_started_ = started;
+          in_flight_retries_ = 0;
           return true;
         }
         TxnResult result = conn_->read(body_);
@@ -140,17 +148,26 @@ class Terminal {
     return false;
   }
 
-  // Driver mode: waits for the write in flight and records it. False on an
-  // error (reported through `shared`).
-  bool finish_write(SharedRunState& shared, LiveCounters& live) {
+  // Driver mode: waits for the write in flight and records it, or submits
+  // the next database transaction of a split Delivery (which stays in
+  // flight). kFailed on an error (reported through `shared`).
+  enum class Finish { kDone, kContinues, kFailed };
+  Finish finish_write(SharedRunState& shared, LiveCounters& live) {
     try {
       TxnResult result = conn_->finish_write();
       after(in_flight_type_, result);
+      in_flight_retries_ += result.retries;
+      if (in_flight_type_ == TxnType::kDelivery &&
+          next_delivery_step(&delivery_, options_.delivery_districts)) {
+        conn_->submit_write(body_);
+        return Finish::kContinues;
+      }
+      result.retries = in_flight_retries_;
       record(in_flight_type_, in_flight_started_, result, shared, live);
-      return true;
+      return Finish::kDone;
     } catch (const std::exception& error) {
       fail(shared, in_flight_type_, error);
-      return false;
+      return Finish::kFailed;
     }
   }
 
@@ -245,6 +262,7 @@ class Terminal {
         return false;
       case TxnType::kDelivery:
         delivery_ = make_delivery(rng_, home_w_, now);
+        first_delivery_step(&delivery_, options_.delivery_districts);
         body_ = [this](Txn& txn) {
           take_sequence(txn);
           return run_delivery(txn, stmts_, delivery_, nullptr);
@@ -309,6 +327,7 @@ class Terminal {
   TxnBody body_;
   TxnType in_flight_type_ = TxnType::kNewOrder;  // driver mode: the write in flight
   Clock::time_point in_flight_started_;
+  uint64_t in_flight_retries_ = 0;  // of the database transactions answered so far
 };
 
 // Driver mode: one thread keeps the writes of its terminals in flight and
@@ -323,8 +342,9 @@ void drive(const std::vector<Terminal*>& terminals, const std::vector<LiveCounte
     size_t idx = in_flight.front();
     in_flight.pop_front();
     // After an error, the writes still in flight are only collected.
-    if (terminals[idx]->finish_write(shared, *live[idx]) &&
-        terminals[idx]->start_next(shared, *live[idx])) {
+    Terminal::Finish finish = terminals[idx]->finish_write(shared, *live[idx]);
+    if (finish == Terminal::Finish::kContinues ||
+        (finish == Terminal::Finish::kDone && terminals[idx]->start_next(shared, *live[idx]))) {
       in_flight.push_back(idx);
     }
   }
@@ -473,6 +493,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
 
   RunResult result;
   result.drivers = drivers;
+  result.delivery_districts = options.delivery_districts;
   for (const auto& terminal : terminals) {
     for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
       result.per_type[type_idx].merge(terminal->per_type()[type_idx]);

@@ -38,6 +38,11 @@ struct RunOptions {
   // per terminal blocked in each write. Only without think times and on an
   // engine that supports it (solo); else a thread per terminal.
   int drivers = 0;
+  // Districts delivered per database transaction (1..10): a business
+  // Delivery is one or more (up to 10) database transactions (clause
+  // 2.7.4.1), run one after another by its terminal; its response time runs
+  // from the first one's start to the last one's answer.
+  int delivery_districts = 10;
 };
 
 struct TypeStats {
@@ -75,6 +80,7 @@ struct RunResult {
   int64_t rss_bytes = 0;
   std::string error;       // first non-retryable error; the run stopped early
   int drivers = 0;         // driver threads used; 0: a thread per terminal
+  int delivery_districts = 10;  // districts per database transaction of a Delivery
   // Backend::metrics() after the run (e.g. solo's owner_utilization).
   std::vector<std::pair<std::string, double>> engine_metrics;
 };

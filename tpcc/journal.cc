@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tpcc/schema.h"
+
 namespace tpcc {
 namespace {
 
@@ -124,8 +126,12 @@ void write_journal(const std::string& path, const JournalHeader& header,
                           pay->by_name ? "-" : std::to_string(pay->c_id),
                           pay->by_name ? pay->c_last : "-", pay->h_amount, pay->h_date);
     } else if (const auto* dl = std::get_if<DeliveryInput>(&entry.input)) {
-      file << fmt::format("D {} {} {} {}\n", entry.seq, dl->w_id, dl->carrier_id,
-                          dl->delivery_d);
+      // A part of a split Delivery names its districts; a whole one does not.
+      file << fmt::format("D {} {} {} {}", entry.seq, dl->w_id, dl->carrier_id, dl->delivery_d);
+      if (dl->first_district != 1 || dl->last_district != kDistrictsPerWarehouse) {
+        file << fmt::format(" {} {}", dl->first_district, dl->last_district);
+      }
+      file << '\n';
     }
   }
   file.flush();
@@ -210,11 +216,16 @@ std::vector<JournalEntry> read_journal(const std::string& path, JournalHeader* h
       in.h_date = parser.integer(9, 0, kMaxTime);
       entry.input = in;
     } else if (kind == "D") {
-      parser.expect_count(5);
+      if (parser.count() != 7) parser.expect_count(5);
       DeliveryInput in;
       in.w_id = static_cast<int32_t>(parser.integer(2, 1, kMaxId));
       in.carrier_id = static_cast<int32_t>(parser.integer(3, 1, 10));
       in.delivery_d = parser.integer(4, 0, kMaxTime);
+      if (parser.count() == 7) {
+        in.first_district = static_cast<int32_t>(parser.integer(5, 1, kDistrictsPerWarehouse));
+        in.last_district =
+            static_cast<int32_t>(parser.integer(6, in.first_district, kDistrictsPerWarehouse));
+      }
       entry.input = in;
     } else {
       parser.fail("unknown record kind '" + kind + "'");

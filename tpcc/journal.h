@@ -12,7 +12,9 @@
 //   # solo-tpcc-journal 1 warehouses=<W> seed=<seed> engine=<name>
 //   N <seq> <w> <d> <c> <entry_d> <ol_cnt> (<i_id>:<supply_w>:<qty>)*ol_cnt
 //   P <seq> <w> <d> <c_w> <c_d> <c_id|-> <c_last|-> <h_amount cents> <h_date>
-//   D <seq> <w> <carrier> <delivery_d>
+//   D <seq> <w> <carrier> <delivery_d> [<first_district> <last_district>]
+// (a D record without districts delivers all ten: one database transaction
+// of a split Delivery names the districts it delivers).
 // Timestamps are microseconds since the epoch. Rolled-back New-Orders leave no
 // trace and are not journaled.
 #pragma once

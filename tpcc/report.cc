@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "tpcc/schema.h"
 #include "tpcc/sysinfo.h"
 
 namespace tpcc {
@@ -41,6 +42,10 @@ void print_summary(const RunReport& report) {
                                               result.drivers == 1 ? "" : "s")
                                 : "",
              result.measured_s, report.think ? "  (keying and think times on)" : "");
+  if (result.delivery_districts < kDistrictsPerWarehouse) {
+    fmt::print("delivery: {} district{} per database transaction\n", result.delivery_districts,
+               result.delivery_districts == 1 ? "" : "s");
+  }
   fmt::print("{:<13}{:>9}{:>10}{:>9}{:>9}{:>9}{:>9}{:>10}\n", "type", "count", "rollbacks",
              "retries", "p50 ms", "p90 ms", "p99 ms", "max ms");
   for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
@@ -92,6 +97,7 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["seed"] = report.seed;
   doc["think"] = report.think;
   doc["drivers"] = result.drivers;
+  doc["delivery_districts"] = result.delivery_districts;
   doc["load_s"] = report.load_s;
   doc["config"] = report.config;
   doc["committed"] = result.committed;

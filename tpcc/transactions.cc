@@ -123,6 +123,19 @@ DeliveryInput make_delivery(Rng& rng, int home_w, int64_t now) {
   return in;
 }
 
+void first_delivery_step(DeliveryInput* in, int districts) {
+  in->first_district = 1;
+  in->last_district = std::clamp(districts, 1, kDistrictsPerWarehouse);
+}
+
+bool next_delivery_step(DeliveryInput* in, int districts) {
+  if (in->last_district >= kDistrictsPerWarehouse) return false;
+  in->first_district = in->last_district + 1;
+  in->last_district = std::min(in->first_district + std::max(districts, 1) - 1,
+                               static_cast<int32_t>(kDistrictsPerWarehouse));
+  return true;
+}
+
 StockLevelInput make_stock_level(Rng& rng, int home_w, int home_d) {
   StockLevelInput in;
   in.w_id = home_w;
@@ -350,7 +363,12 @@ Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryIn
   thread_local Rows rows;
   int32_t delivered = 0;
   int32_t skipped = 0;
-  for (int32_t d_id = 1; d_id <= kDistrictsPerWarehouse; ++d_id) {
+  if (in.first_district < 1 || in.last_district > kDistrictsPerWarehouse ||
+      in.first_district > in.last_district) {
+    throw BackendError(fmt::format("delivery: districts {} to {} (1 to {})", in.first_district,
+                                   in.last_district, kDistrictsPerWarehouse));
+  }
+  for (int32_t d_id = in.first_district; d_id <= in.last_district; ++d_id) {
     exec(txn, stmts[Stmt::kDlOldestNewOrder], {integer(in.w_id), integer(d_id)}, &rows);
     if (rows.empty()) {
       ++skipped;  // no undelivered order in this district (clause 2.7.4.2)

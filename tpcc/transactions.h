@@ -56,10 +56,16 @@ struct OrderStatusInput {
   std::string c_last;
 };
 
+// One database transaction of a Delivery: the districts first_district ..
+// last_district of the warehouse. A business Delivery is one or more (up to
+// 10) database transactions (clause 2.7.4.1); make_delivery gives all ten
+// and next_delivery_step the next part of a split one.
 struct DeliveryInput {
   int32_t w_id = 0;
   int32_t carrier_id = 0;  // 1..10
   int64_t delivery_d = 0;  // micros
+  int32_t first_district = 1;
+  int32_t last_district = 10;
 };
 
 struct StockLevelInput {
@@ -74,6 +80,11 @@ NewOrderInput make_new_order(Rng& rng, const NURandC& c, int warehouses, int hom
 PaymentInput make_payment(Rng& rng, const NURandC& c, int warehouses, int home_w, int64_t now);
 OrderStatusInput make_order_status(Rng& rng, const NURandC& c, int home_w);
 DeliveryInput make_delivery(Rng& rng, int home_w, int64_t now);
+// Splits a Delivery into database transactions of `districts` districts
+// each (1..10): first_delivery_step narrows a whole Delivery to its first
+// part; next_delivery_step moves *in to the next part, false after the last.
+void first_delivery_step(DeliveryInput* in, int districts);
+bool next_delivery_step(DeliveryInput* in, int districts);
 StockLevelInput make_stock_level(Rng& rng, int home_w, int home_d);
 
 // What a transaction showed on the terminal (a subset: enough to check).

@@ -31,6 +31,8 @@ expect 2 "unknown option '--wharehouses'" -- run --wharehouses 2
 expect 2 "--warehouses must be between 1" -- run --warehouses 0
 expect 2 "--terminals must be between 1" -- run --terminals 0
 expect 2 "--drivers must be between 0 and 64" -- run --drivers 65
+expect 2 "--delivery-districts must be between 1 and 10" -- run --delivery-districts 11
+expect 2 "--delivery-districts must be between 1 and 10" -- run --delivery-districts 0
 expect 2 "--duration expects a number of seconds" -- run --duration soon
 expect 2 "--storage must be ram or disk" -- run --storage floppy
 expect 2 "unknown engine|engine" -- run --engine oracle --dir "$scratch/x"

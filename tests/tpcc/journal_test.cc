@@ -1,9 +1,9 @@
 #include "tpcc/journal.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "tests/tpcc/loaded_db.h"
 #include "tpcc/driver.h"
@@ -72,8 +72,11 @@ TEST_CASE("a journal round-trips through its file") {
   by_id.c_last.clear();
   by_id.c_id = 2999;
   tpcc::DeliveryInput delivery{2, 10, 1800000000000002};
+  tpcc::DeliveryInput part = delivery;  // a database transaction of a split Delivery
+  part.first_district = 4;
+  part.last_district = 6;
   std::vector<tpcc::JournalEntry> entries = {
-      {1, no}, {2, by_name}, {5, by_id}, {9, delivery}};
+      {1, no}, {2, by_name}, {5, by_id}, {9, delivery}, {10, part}};
   tpcc::write_journal(scratch.path, {2, 77, "sqlite"}, entries);
 
   tpcc::JournalHeader header;
@@ -81,7 +84,7 @@ TEST_CASE("a journal round-trips through its file") {
   CHECK(header.warehouses == 2);
   CHECK(header.seed == 77);
   CHECK(header.engine == "sqlite");
-  REQUIRE(read.size() == 4);
+  REQUIRE(read.size() == 5);
   CHECK(read[0].seq == 1);
   const auto& read_no = std::get<tpcc::NewOrderInput>(read[0].input);
   CHECK(read_no.c_id == 42);
@@ -100,6 +103,12 @@ TEST_CASE("a journal round-trips through its file") {
   const auto& read_delivery = std::get<tpcc::DeliveryInput>(read[3].input);
   CHECK(read_delivery.carrier_id == 10);
   CHECK(read_delivery.delivery_d == 1800000000000002);
+  CHECK(read_delivery.first_district == 1);
+  CHECK(read_delivery.last_district == 10);
+  const auto& read_part = std::get<tpcc::DeliveryInput>(read[4].input);
+  CHECK(read_part.carrier_id == 10);
+  CHECK(read_part.first_district == 4);
+  CHECK(read_part.last_district == 6);
 }
 
 TEST_CASE("a damaged journal is refused with the file and line") {
@@ -120,6 +129,9 @@ TEST_CASE("a damaged journal is refused with the file and line") {
   refuses("D 1 1 7 100\nD 1 1 7 200\n", ":3: sequence numbers must increase");
   refuses("X 1 1\n", "unknown record kind 'X'");
   refuses("D 1 1 11 100\n", "out of range");
+  refuses("D 1 1 7 100 6 5\n", "out of range");     // districts the wrong way round
+  refuses("D 1 1 7 100 0 3\n", "out of range");     // no district 0
+  refuses("D 1 1 7 100 4\n", "expected 5 fields");  // a district range torn in half
   refuses("P 1 1 2 1 5 12x - 100 5\n", "'12x' is not an integer");
   write_text(scratch.path, "hello\n");
   tpcc::JournalHeader read_header;
@@ -177,11 +189,24 @@ TEST_CASE("a journaled run replayed on a fresh copy gives the same tables") {
   options.max_transactions = 1500;
   options.progress = false;
   options.journal = &journal;
+  options.delivery_districts = 3;  // each Delivery as 4 transactions: 1-3, 4-6, 7-9, 10
   tpcc::RunResult result = tpcc::run_terminals(*ran, db.info, options);
   INFO(result.error);
   REQUIRE(result.error.empty());
   CHECK(result.completed == 1500);
   auto entries = journal.sorted();
+  // A terminal runs its Delivery's parts one after another, in district order.
+  std::map<std::pair<int32_t, int64_t>, std::vector<int32_t>> parts_of;
+  for (const auto& entry : entries) {
+    if (const auto* part = std::get_if<tpcc::DeliveryInput>(&entry.input)) {
+      CHECK(part->last_district - part->first_district == (part->first_district == 10 ? 0 : 2));
+      parts_of[{part->carrier_id, part->delivery_d}].push_back(part->first_district);
+    }
+  }
+  const uint64_t deliveries = result.per_type[static_cast<int>(tpcc::TxnType::kDelivery)].count;
+  CHECK(deliveries > 0);
+  CHECK(parts_of.size() == deliveries);
+  for (const auto& [key, firsts] : parts_of) CHECK(firsts == std::vector<int32_t>{1, 4, 7, 10});
   CHECK(entries.size() > 1000);  // ~92% of the mix writes; rolled-back New-Orders are not journaled
   for (size_t idx = 0; idx < entries.size(); ++idx) REQUIRE(entries[idx].seq == static_cast<int64_t>(idx + 1));
   tpcc::write_journal(scratch.path, {1, db.info.seed, "sqlite"}, entries);

@@ -1,18 +1,24 @@
 // Tests of the solo backend's shared plans: every connection of a backend
 // uses one plan per SQL text, write bodies use the owner's buffers, and a
 // schema change is never answered with a plan bound to the old catalog.
-#include "tests/tpcc/temp_dir.h"
-#include "tpcc/backend.h"
-
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/tpcc/temp_dir.h"
+#include "tpcc/backend.h"
+#include "tpcc/checks.h"
+#include "tpcc/driver.h"
+#include "tpcc/journal.h"
+#include "tpcc/loader.h"
 
 namespace tpcc {
 namespace {
@@ -129,6 +135,50 @@ TEST_CASE("destroy() drops the plans with the database") {
   auto conn = backend->connect();
   // The table is gone: preparing must fail (a cached plan would succeed).
   REQUIRE_THROWS_AS(conn->prepare("SELECT k FROM t"), BackendError);
+}
+
+TEST_CASE("a driver thread runs a split Delivery as ten transactions, one after another") {
+  TempDir dir;
+  auto backend = solo_at(dir);
+  LoadOptions load_options;
+  load_options.warehouses = 1;
+  load_options.seed = 5;
+  load_options.progress = false;
+  LoadInfo info = load_database(*backend, load_options);
+  Journal journal;
+  RunOptions options;
+  options.terminals = 4;
+  options.max_transactions = 600;
+  options.drivers = 1;
+  options.delivery_districts = 1;
+  options.journal = &journal;
+  options.progress = false;
+  RunResult result = run_terminals(*backend, info, options);
+  INFO(result.error);
+  REQUIRE(result.error.empty());
+  CHECK(result.drivers == 1);  // submitted writes: the driver's continuation path
+  const uint64_t deliveries = result.per_type[static_cast<int>(TxnType::kDelivery)].count;
+  REQUIRE(deliveries > 0);
+  // Each business Delivery (its carrier and time) left ten one-district
+  // transactions, districts 1 to 10 in commit order, none missing.
+  std::map<std::pair<int32_t, int64_t>, std::vector<int32_t>> districts_of;
+  size_t parts = 0;
+  for (const JournalEntry& entry : journal.sorted()) {
+    const auto* part = std::get_if<DeliveryInput>(&entry.input);
+    if (part == nullptr) continue;
+    ++parts;
+    CHECK(part->first_district == part->last_district);
+    districts_of[{part->carrier_id, part->delivery_d}].push_back(part->first_district);
+  }
+  CHECK(parts == 10 * deliveries);
+  CHECK(districts_of.size() == deliveries);
+  const std::vector<int32_t> all = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  for (const auto& [key, districts] : districts_of) CHECK(districts == all);
+  auto conn = backend->connect();
+  for (const auto& condition : check_consistency(*conn, false)) {
+    INFO("condition " << condition.id << ": " << condition.detail);
+    CHECK(condition.ok);
+  }
 }
 
 }  // namespace

@@ -187,6 +187,54 @@ TEST_CASE("Delivery delivers the oldest new order of every district") {
                             "ol_o_id = " + std::to_string(oldest) + " AND ol_delivery_d IS NULL") == 0);
 }
 
+TEST_CASE("a Delivery split into database transactions delivers what a whole one does") {
+  Fixture f;
+  int64_t new_orders = scalar_int(*f.conn, "SELECT COUNT(*) FROM new_order");
+  int64_t undelivered_lines =
+      scalar_int(*f.conn, "SELECT COUNT(*) FROM order_line WHERE ol_delivery_d IS NULL");
+  int64_t lines_of_oldest =
+      scalar_int(*f.conn,
+                 "SELECT COUNT(*) FROM order_line, (SELECT no_d_id AS d, MIN(no_o_id) AS o FROM "
+                 "new_order WHERE no_w_id = 1 GROUP BY no_d_id) AS oldest WHERE ol_w_id = 1 AND "
+                 "ol_d_id = oldest.d AND ol_o_id = oldest.o");
+  // Three districts per transaction: 1-3, 4-6, 7-9 and 10.
+  tpcc::Rows oldest = query(*f.conn,
+                            "SELECT no_d_id, MIN(no_o_id) FROM new_order WHERE no_w_id = 1 "
+                            "GROUP BY no_d_id ORDER BY no_d_id");
+  REQUIRE(oldest.size() == 10);
+  tpcc::DeliveryInput in{1, 4, 1800000000000000};
+  tpcc::first_delivery_step(&in, 3);
+  std::vector<std::pair<int32_t, int32_t>> parts;
+  int32_t delivered = 0;
+  do {
+    parts.emplace_back(in.first_district, in.last_district);
+    tpcc::DeliveryOutput out;
+    f.conn->write([&](tpcc::Txn& txn) { return run_delivery(txn, f.stmts, in, &out); });
+    CHECK(out.skipped == 0);
+    delivered += out.delivered;
+  } while (tpcc::next_delivery_step(&in, 3));
+  CHECK(parts == std::vector<std::pair<int32_t, int32_t>>{{1, 3}, {4, 6}, {7, 9}, {10, 10}});
+  CHECK(delivered == 10);
+  CHECK(scalar_int(*f.conn, "SELECT COUNT(*) FROM new_order") == new_orders - 10);
+  CHECK(scalar_int(*f.conn, "SELECT COUNT(*) FROM order_line WHERE ol_delivery_d IS NULL") ==
+        undelivered_lines - lines_of_oldest);
+  for (size_t row = 0; row < oldest.size(); ++row) {
+    CHECK(scalar_int(*f.conn, "SELECT o_carrier_id FROM orders WHERE o_w_id = 1 AND o_d_id = " +
+                                  std::to_string(oldest.get_int(row, 0)) +
+                                  " AND o_id = " + std::to_string(oldest.get_int(row, 1))) == 4);
+  }
+
+  // Districts outside 1..10, or a range the wrong way round, are refused.
+  for (auto [first, last] : {std::pair{0, 3}, std::pair{4, 11}, std::pair{6, 5}}) {
+    tpcc::DeliveryInput bad = in;
+    bad.first_district = first;
+    bad.last_district = last;
+    CHECK_THROWS_AS(
+        f.conn->write([&](tpcc::Txn& txn) { return run_delivery(txn, f.stmts, bad, nullptr); }),
+        tpcc::BackendError);
+  }
+}
+
 TEST_CASE("Stock-Level counts distinct low-stock items of the last 20 orders") {
   Fixture f;
   int64_t next = scalar_int(*f.conn, "SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = 1");
