@@ -22,9 +22,9 @@ struct CliOptions {
   // Driver threads for engines that take submitted writes (solo); 0: a
   // thread per terminal.
   int drivers = 1;
-  // Districts per database transaction of a Delivery (1..10); 0: the
-  // engine's default (default_delivery_districts).
-  int delivery_districts = 0;
+  // Districts per database transaction of a Delivery (1..10; 10: one
+  // transaction, the same on every engine).
+  int delivery_districts = 10;
   bool no_load = false;
   bool no_check = false;
   bool after_load = false;  // check: also condition 11
@@ -37,13 +37,6 @@ struct CliOptions {
   uint64_t transactions = 0;         // run/crosscheck: stop after N (0: use --duration)
   bool keep = false;                 // crosscheck: keep the databases even when all agree
 };
-
-// The engine's default for --delivery-districts: 1 for solo (a Delivery's
-// ten districts as ten small transactions, so that no round of the owner
-// carries a whole Delivery: the other transactions' response times vary
-// less), 10 for SQLite and PostgreSQL (one transaction: one commit, one
-// sync on disk, instead of ten).
-int default_delivery_districts(const std::string& engine);
 
 // Parses argv. On a usage error returns nullopt and sets `*error` to a
 // one-line message naming the problem.

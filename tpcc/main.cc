@@ -155,9 +155,7 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.seed = options.seed;
   run_options.think = options.think;
   run_options.drivers = options.drivers;
-  run_options.delivery_districts = options.delivery_districts > 0
-                                       ? options.delivery_districts
-                                       : tpcc::default_delivery_districts(options.backend.engine);
+  run_options.delivery_districts = options.delivery_districts;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
   tpcc::Journal journal;
@@ -265,9 +263,7 @@ int command_crosscheck(const CliOptions& options) {
   run_options.drivers = options.drivers;
   // Replayed on every engine as journaled: one database transaction per
   // journal record.
-  run_options.delivery_districts = options.delivery_districts > 0
-                                       ? options.delivery_districts
-                                       : tpcc::default_delivery_districts(first.name());
+  run_options.delivery_districts = options.delivery_districts;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
   run_options.journal = &journal;

@@ -47,6 +47,12 @@ TEST_CASE("defaults") {
   CHECK(options->duration_s == 30);
   CHECK(options->backend.storage == tpcc::Storage::kRam);
   CHECK_FALSE(options->think);
+  // A Delivery is one database transaction unless --delivery-districts
+  // splits it, on every engine.
+  CHECK(options->delivery_districts == 10);
+  auto given = parse_cli({"run", "--delivery-districts", "3"}, &error);
+  REQUIRE(given.has_value());
+  CHECK(given->delivery_districts == 3);
 }
 
 TEST_CASE("bad input names the problem") {
