@@ -94,6 +94,9 @@ enum class Outcome { kCommit, kRollback };
 struct TxnResult {
   Outcome outcome = Outcome::kCommit;  // kRollback when the body asked for it
   uint32_t retries = 0;                // times the body was run again
+  // When the engine answered it (steady_clock ns), where the engine tells
+  // (solo's submitted writes); 0: unknown.
+  uint64_t answered_ns = 0;
 };
 
 using TxnBody = std::function<Outcome(Txn&)>;

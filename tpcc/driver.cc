@@ -199,6 +199,10 @@ class Terminal {
     if (result.outcome == Outcome::kRollback) ++stats.rollbacks;
     stats.retries += result.retries;
     stats.latency.record(micros_between(started, finished));
+    if (result.answered_ns != 0) {
+      const Clock::time_point answered{std::chrono::nanoseconds(result.answered_ns)};
+      stats.answer_latency.record(micros_between(started, std::min(answered, finished)));
+    }
     mix_.merge(pending_mix_);
     live.completed.fetch_add(1, std::memory_order_relaxed);
     if (type == TxnType::kNewOrder) live.new_orders.fetch_add(1, std::memory_order_relaxed);
@@ -367,6 +371,7 @@ void TypeStats::merge(const TypeStats& other) {
   rollbacks += other.rollbacks;
   retries += other.retries;
   latency.merge(other.latency);
+  answer_latency.merge(other.answer_latency);
 }
 
 void MixCounts::merge(const MixCounts& other) {

@@ -50,6 +50,10 @@ struct TypeStats {
   uint64_t rollbacks = 0;  // New-Order's 1% unused-item rollbacks
   uint64_t retries = 0;    // bodies run again after a busy/serialization conflict
   Histogram latency;       // microseconds, retries included
+  // Driver mode (solo): microseconds from the start to the owner's answer,
+  // before the driver thread took it (the driver answers its terminals one
+  // after another; `latency` includes that wait, as a terminal sees it).
+  Histogram answer_latency;
   void merge(const TypeStats& other);
 };
 

@@ -55,6 +55,17 @@ void print_summary(const RunReport& report) {
                stats.retries, ms(stats.latency.quantile(0.5)), ms(stats.latency.quantile(0.9)),
                ms(stats.latency.quantile(0.99)), ms(stats.latency.max()));
   }
+  // Driver mode: the same writes timed to the owner's answer, before the
+  // driver thread took it.
+  std::string answered;
+  for (int type_idx = 0; type_idx < kTxnTypes; ++type_idx) {
+    const Histogram& latency = result.per_type[type_idx].answer_latency;
+    if (latency.count() == 0) continue;
+    answered +=
+        fmt::format("  {} p50 {:.2f} p99 {:.2f} ms", txn_type_name(static_cast<TxnType>(type_idx)),
+                    ms(latency.quantile(0.5)), ms(latency.quantile(0.99)));
+  }
+  if (!answered.empty()) fmt::print("to the owner's answer:{}\n", answered);
   fmt::print("committed {}  tps {:.0f}  tpmC {:.0f}  cpu {:.1f} us/txn  rss {:.1f} MiB\n",
              result.committed, result.tps, result.tpmc, result.cpu_us_per_txn,
              static_cast<double>(result.rss_bytes) / (1024.0 * 1024.0));
@@ -116,6 +127,11 @@ void write_json(const RunReport& report, const std::string& path) {
         {"p99_ms", ms(stats.latency.quantile(0.99))},
         {"max_ms", ms(stats.latency.max())},
     };
+    if (stats.answer_latency.count() > 0) {
+      json& entry = per_type[txn_type_name(static_cast<TxnType>(type_idx))];
+      entry["answer_p50_ms"] = ms(stats.answer_latency.quantile(0.5));
+      entry["answer_p99_ms"] = ms(stats.answer_latency.quantile(0.99));
+    }
   }
   // The latency distribution per type as [quantile, ms] points, for CDF
   // plots (compare/): every 2% and the tail.

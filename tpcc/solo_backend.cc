@@ -187,7 +187,9 @@ class SoloConnection final : public Connection {
 
   TxnResult finish_write() override {
     solo::Status status = db_.finish(pending_);
-    return conclude(status, submitted_result_, submitted_error_);
+    TxnResult result = conclude(status, submitted_result_, submitted_error_);
+    result.answered_ns = pending_.answered_ns();
+    return result;
   }
 
   TxnResult read(const TxnBody& body) override {

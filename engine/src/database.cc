@@ -50,6 +50,10 @@ PendingWrite::~PendingWrite() {
   if (in_flight_) db_->finish(write_.get());
 }
 
+uint64_t PendingWrite::answered_ns() const {
+  return write_ != nullptr && !in_flight_ ? write_->request.answered_ns : 0;
+}
+
 bool PendingWrite::done() const {
   return write_ != nullptr && write_->request.done.load(std::memory_order_acquire) != 0;
 }

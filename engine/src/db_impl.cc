@@ -102,6 +102,7 @@ Status DbImpl::submit(AsyncWrite* write) {
   request.fn = &write->fn;
   request.result = Status::OK();
   request.round.store(0, std::memory_order_relaxed);
+  request.answered_ns = 0;
   request.done.store(0, std::memory_order_relaxed);
   push(&request);
   active_writers_.fetch_sub(1, std::memory_order_seq_cst);
@@ -297,8 +298,10 @@ void DbImpl::run_round(WriteRequest* batch) {
   store_stats();
   // Answer: after done is set the caller may return and free its request.
   WriteRequest* request = batch;
+  const uint64_t answered_ns = now_ns();
   while (request != nullptr) {
     WriteRequest* next = request->next;
+    request->answered_ns = answered_ns;
     request->done.store(1, std::memory_order_release);
     request = next;
   }
@@ -365,8 +368,10 @@ void DbImpl::drain_pending() {
 
 void DbImpl::answer(WriteRequest* batch) {
   // After done is set the caller may return and free its request.
+  const uint64_t answered_ns = now_ns();
   while (batch != nullptr) {
     WriteRequest* next = batch->next;
+    batch->answered_ns = answered_ns;
     batch->done.store(1, std::memory_order_release);
     batch = next;
   }

@@ -36,6 +36,8 @@ struct WriteRequest {
   WriteRequest* next = nullptr;
   std::atomic<uint32_t> round{0};  // the round that runs it, stamped by the owner
   std::atomic<uint32_t> done{0};
+  // When the owner answered it (steady_clock ns), written before `done`.
+  uint64_t answered_ns = 0;
 };
 
 // A write of Database::submit(): the request and the function it runs,

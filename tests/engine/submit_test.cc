@@ -2,6 +2,7 @@
 // order they were submitted, answer like write(), survive close(), and are
 // durable when answered OK with a directory.
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -165,6 +166,41 @@ TEST_CASE("writes answered OK through submit are durable") {
   options.dir = dir.path;
   auto reopened = test::open_db(options);
   CHECK(count_rows(*reopened, table) == kWrites);
+}
+
+TEST_CASE("a finished write tells when the owner answered it, not when it was collected") {
+  test::TempDir dir;
+  for (bool durable : {false, true}) {
+    INFO("with a directory: " << durable);
+    Options options;
+    if (durable) options.dir = dir.path + "/db";  // answered once its round is durable
+    auto db = test::open_db(options);
+    TableId table = make_accounts(*db);
+    std::vector<int64_t> ran;
+    Insert body{table, 1, &ran, false};
+    PendingWrite pending;
+    CHECK(pending.answered_ns() == 0);  // never submitted
+    const auto clock_ns = [] {
+      return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now().time_since_epoch())
+                                       .count());
+    };
+    for (int64_t id = 1; id <= 3; ++id) {
+      body.id = id;
+      const uint64_t submitted = clock_ns();
+      REQUIRE(db->submit(pending, body).ok());
+      CHECK(pending.answered_ns() == 0);  // in flight
+      while (!pending.done()) std::this_thread::yield();
+      const uint64_t seen_done = clock_ns();
+      // Collected 20 ms after the answer: the time is the owner's, not ours.
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const uint64_t collected = clock_ns();
+      REQUIRE(db->finish(pending).ok());
+      CHECK(pending.answered_ns() >= submitted);
+      CHECK(pending.answered_ns() <= seen_done);
+      CHECK(pending.answered_ns() < collected - 15'000'000);
+    }
+  }
 }
 
 TEST_CASE("submit and finish are refused on the owner thread") {

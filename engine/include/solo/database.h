@@ -244,6 +244,11 @@ class PendingWrite {
   bool in_flight() const { return in_flight_; }
   // Answered: finish() returns at once. Any thread.
   bool done() const;
+  // After finish(): when the owner answered the write, in nanoseconds of
+  // std::chrono::steady_clock (0 if never answered). A caller that collects
+  // answers later than they come (one thread driving many writes) can tell
+  // the engine's response time from its own delay.
+  uint64_t answered_ns() const;
 
  private:
   friend class Database;
