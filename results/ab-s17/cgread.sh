@@ -7,14 +7,17 @@ callgrind_annotate --tree=caller --inclusive=yes $out 2>/dev/null > $out.tree
 python3 - $out.tree <<'PY'
 import sys,re
 txt=open(sys.argv[1]).read()
+seen=set()  # callgrind_annotate prints a function once per file name it knows it by
 for b in txt.split('\n\n'):
     lines=[l for l in b.split('\n') if l.strip()]
     star=[l for l in lines if re.match(r'\s*[\d,]+ \([ \d.]+%\)  \*  ',l)]
     if not star: continue
-    m=re.search(r'tpcc::(run_\w+)\(', star[0])
-    if not m or '[' in star[0]: continue
+    m=re.search(r'tpcc::(run_(?:new_order|payment|order_status|delivery|stock_level))\(', star[0])
+    if not m or m.group(1) in seen: continue
     tot=int(star[0].split()[0].replace(',',''))
     calls=sum(int(x.replace(',','')) for l in lines for x in re.findall(r'<.*\((\d[\d,]*)x\)',l))
-    if calls: print(f'{m.group(1)}: {tot/calls:,.0f} instructions per call ({calls} calls)')
+    if calls:
+        seen.add(m.group(1))
+        print(f'{m.group(1)}: {tot/calls:,.0f} instructions per call ({calls} calls)')
 PY
 rm -rf /dev/shm/cg
