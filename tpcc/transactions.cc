@@ -123,16 +123,24 @@ DeliveryInput make_delivery(Rng& rng, int home_w, int64_t now) {
   return in;
 }
 
+namespace {
+
+// Sets *in to deliver `districts` districts (1..10) from `first` on.
+void delivery_part(DeliveryInput* in, int32_t first, int districts) {
+  in->first_district = first;
+  in->last_district = std::min(first + std::clamp(districts, 1, kDistrictsPerWarehouse) - 1,
+                               kDistrictsPerWarehouse);
+}
+
+}  // namespace
+
 void first_delivery_step(DeliveryInput* in, int districts) {
-  in->first_district = 1;
-  in->last_district = std::clamp(districts, 1, kDistrictsPerWarehouse);
+  delivery_part(in, 1, districts);
 }
 
 bool next_delivery_step(DeliveryInput* in, int districts) {
   if (in->last_district >= kDistrictsPerWarehouse) return false;
-  in->first_district = in->last_district + 1;
-  in->last_district = std::min(in->first_district + std::max(districts, 1) - 1,
-                               static_cast<int32_t>(kDistrictsPerWarehouse));
+  delivery_part(in, in->last_district + 1, districts);
   return true;
 }
 

@@ -296,15 +296,7 @@ void DbImpl::run_round(WriteRequest* batch) {
   reclaim();
   rounds_++;
   store_stats();
-  // Answer: after done is set the caller may return and free its request.
-  WriteRequest* request = batch;
-  const uint64_t answered_ns = now_ns();
-  while (request != nullptr) {
-    WriteRequest* next = request->next;
-    request->answered_ns = answered_ns;
-    request->done.store(1, std::memory_order_release);
-    request = next;
-  }
+  answer(batch);
   signal_.round_answered(signal_.round_running());
 }
 
