@@ -130,6 +130,9 @@ class Connection {
     throw BackendError("this engine does not take submitted writes");
   }
   virtual TxnResult finish_write() { throw BackendError("no write in flight"); }
+  // Whether the write in flight has been answered (finish_write() would
+  // return at once). Never waits.
+  virtual bool write_answered() const { return false; }
 
   // Runs `body` as one read-only transaction that sees one consistent state.
   virtual TxnResult read(const TxnBody& body) = 0;

@@ -185,6 +185,8 @@ class SoloConnection final : public Connection {
     if (!status.ok()) throw BackendError("solo: " + status.ToString());
   }
 
+  bool write_answered() const override { return pending_.done(); }
+
   TxnResult finish_write() override {
     solo::Status status = db_.finish(pending_);
     TxnResult result = conclude(status, submitted_result_, submitted_error_);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -135,6 +136,84 @@ TEST_CASE("destroy() drops the plans with the database") {
   auto conn = backend->connect();
   // The table is gone: preparing must fail (a cached plan would succeed).
   REQUIRE_THROWS_AS(conn->prepare("SELECT k FROM t"), BackendError);
+}
+
+// solo's backend with a driver that is slow to take each answer: every
+// finish_write() returns `delay` late, as if the driver were busy with
+// another terminal's work.
+class SlowTakeConnection final : public Connection {
+ public:
+  SlowTakeConnection(std::unique_ptr<Connection> inner, std::chrono::milliseconds delay)
+      : inner_(std::move(inner)), delay_(delay) {}
+  StmtId prepare(const std::string& sql) override { return inner_->prepare(sql); }
+  TxnResult write(const TxnBody& body) override { return inner_->write(body); }
+  bool supports_submit() const override { return inner_->supports_submit(); }
+  void submit_write(const TxnBody& body) override { inner_->submit_write(body); }
+  bool write_answered() const override { return inner_->write_answered(); }
+  TxnResult finish_write() override {
+    TxnResult result = inner_->finish_write();
+    std::this_thread::sleep_for(delay_);
+    return result;
+  }
+  TxnResult read(const TxnBody& body) override { return inner_->read(body); }
+  void execute_script(const std::string& sql) override { inner_->execute_script(sql); }
+
+ private:
+  std::unique_ptr<Connection> inner_;
+  std::chrono::milliseconds delay_;
+};
+
+class SlowTakeBackend final : public Backend {
+ public:
+  SlowTakeBackend(std::unique_ptr<Backend> inner, std::chrono::milliseconds delay)
+      : inner_(std::move(inner)), delay_(delay) {}
+  std::string name() const override { return inner_->name(); }
+  bool exists() override { return inner_->exists(); }
+  void destroy() override { inner_->destroy(); }
+  std::unique_ptr<Connection> connect() override {
+    return std::make_unique<SlowTakeConnection>(inner_->connect(), delay_);
+  }
+  int load_parallelism() const override { return 1; }
+  std::string describe_config() const override { return inner_->describe_config(); }
+
+ private:
+  std::unique_ptr<Backend> inner_;
+  std::chrono::milliseconds delay_;
+};
+
+TEST_CASE("a driver times each answer when it first sees it, not when it comes to its terminal") {
+  TempDir dir;
+  auto solo = solo_at(dir);
+  LoadOptions load_options;
+  load_options.warehouses = 1;
+  load_options.seed = 6;
+  load_options.progress = false;
+  LoadInfo info = load_database(*solo, load_options);
+  // Four terminals, each answer taken 20 ms late: a terminal's answer comes
+  // within microseconds of its submit, while the driver sleeps in the taking
+  // of the terminal ahead of it. Timed when the driver comes to the terminal,
+  // a write would take the three others' 20 ms and its own (~80 ms); timed
+  // when first seen, about one other's (~20 ms).
+  const auto delay = std::chrono::milliseconds(20);
+  SlowTakeBackend backend(std::move(solo), delay);
+  RunOptions options;
+  options.terminals = 4;
+  options.max_transactions = 60;
+  options.drivers = 1;
+  options.progress = false;
+  RunResult result = run_terminals(backend, info, options);
+  INFO(result.error);
+  REQUIRE(result.error.empty());
+  REQUIRE(result.drivers == 1);
+  Histogram writes;
+  for (TxnType type : {TxnType::kNewOrder, TxnType::kPayment, TxnType::kDelivery}) {
+    const TypeStats& stats = result.per_type[static_cast<int>(type)];
+    writes.merge(stats.latency);
+    if (stats.count > 0) CHECK(stats.answer_latency.max() <= stats.latency.max());
+  }
+  REQUIRE(writes.count() >= 40);
+  INFO("write latency p50 " << writes.quantile(0.5) << " us, max " << writes.max() << " us");
+  CHECK(writes.quantile(0.5) < 2 * 20'000);
 }
 
 TEST_CASE("a driver thread runs a split Delivery as ten transactions, one after another") {
