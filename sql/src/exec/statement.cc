@@ -171,7 +171,8 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   // scratch and values only grow.
   thread_local std::vector<Row> rows_by_width;
   thread_local std::vector<Value> scratch;
-  thread_local std::vector<Value> values;
+  thread_local std::vector<Value> values;          // computed VALUES expressions
+  thread_local std::vector<const Value*> sources;  // each VALUES item's value, not copied
   if (rows_by_width.size() <= columns.size()) rows_by_width.resize(columns.size() + 1);
   Row& row = rows_by_width[columns.size()];
   row.resize(columns.size());
@@ -179,7 +180,8 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   Frame frame;
   frame.env = env;
   int64_t next_rowid = -1;
-  auto store = [&](const Value* source_values) {
+  // source_value(i): the i-th value of the source row.
+  auto store = [&](const auto& source_value) {
     for (size_t col = 0; col < columns.size(); ++col) {
       if (static_cast<int>(col) == insert.rowid_column) {
         if (next_rowid < 0) {
@@ -194,7 +196,7 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
       }
       int source = insert.source_of_column[col];
       if (source >= 0) {
-        ToEngine(source_values[source], columns[col], &row[col]);
+        ToEngine(source_value(source), columns[col], &row[col]);
       } else if (insert.defaults[col]) {
         const Value& value = Eval(*insert.defaults[col], frame, &scratch[col]);
         ToEngine(value, columns[col], &row[col]);
@@ -211,18 +213,20 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
     RunSelect(*insert.select, env, nullptr, &rows);
     size_t width = insert.select->outputs.size();
     for (size_t start = 0; width > 0 && start < rows.rows.size(); start += width) {
-      store(&rows.rows[start]);
+      store([&](int source) -> const Value& { return rows.rows[start + source]; });
       ++count;
     }
     return count;
   }
   for (const auto& source_row : insert.rows) {
     if (values.size() < source_row.size()) values.resize(source_row.size());
+    sources.resize(source_row.size());
+    // A parameter or a constant is used where it is; only what Eval
+    // computes lands in values.
     for (size_t idx = 0; idx < source_row.size(); ++idx) {
-      const Value& value = Eval(*source_row[idx], frame, &values[idx]);
-      if (&value != &values[idx]) values[idx] = value;
+      sources[idx] = &Eval(*source_row[idx], frame, &values[idx]);
     }
-    store(values.data());
+    store([&](int source) -> const Value& { return *sources[source]; });
     ++count;
   }
   return count;
