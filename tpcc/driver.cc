@@ -111,7 +111,7 @@ class Terminal {
         fail(shared, type, error);
         break;
       }
-      record(type, started, result, shared, live);
+      record(type, started, Clock::now(), result, shared, live);
       if (options_.think) {
         double mean = kPacing[static_cast<int>(type)].think_mean;
         double think = std::min(-std::log(1.0 - rng_.unit()) * mean, 10 * mean);
@@ -140,7 +140,7 @@ class Terminal {
         }
         TxnResult result = conn_->read(body_);
         after(type, result);
-        record(type, started, result, shared, live);
+        record(type, started, Clock::now(), result, shared, live);
       } catch (const std::exception& error) {
         fail(shared, type, error);
         return false;
@@ -165,7 +165,10 @@ class Terminal {
         return Finish::kContinues;
       }
       result.retries = in_flight_retries_;
-      record(in_flight_type_, in_flight_started_, result, shared, live, in_flight_noticed_);
+      // Ended when the driver first saw the answer, if it saw it before now.
+      const Clock::time_point finished =
+          in_flight_noticed_ != Clock::time_point{} ? in_flight_noticed_ : Clock::now();
+      record(in_flight_type_, in_flight_started_, finished, result, shared, live);
       return Finish::kDone;
     } catch (const std::exception& error) {
       fail(shared, in_flight_type_, error);
@@ -200,11 +203,9 @@ class Terminal {
                             home_d_, error.what()));
   }
 
-  // Files a transaction that ended now, if it started in the window.
-  void record(TxnType type, Clock::time_point started, const TxnResult& result,
-              SharedRunState& shared, LiveCounters& live,
-              Clock::time_point noticed = Clock::time_point{}) {
-    auto finished = noticed != Clock::time_point{} ? noticed : Clock::now();
+  // Files a transaction that ended at `finished`, if it started in the window.
+  void record(TxnType type, Clock::time_point started, Clock::time_point finished,
+              const TxnResult& result, SharedRunState& shared, LiveCounters& live) {
     if (started < shared.measure_start) return;
     TypeStats& stats = per_type_[static_cast<int>(type)];
     ++stats.count;
