@@ -8,6 +8,10 @@
 //   reclaim a bounded number of retired objects no snapshot can reach (6)
 //   mark every request done, then wake the round's sleeping callers with one
 //   futex call, or none if none sleeps (round_signal.h)
+// With a log, sealing hands the round's frame to the log writer and keeps the
+// round in pending_; drain_pending() publishes and answers the rounds whose
+// sync has returned: after each round, on the log writer's notice, and
+// between the transactions of a round (4).
 #include "db_impl.h"
 
 #include <pthread.h>
@@ -285,6 +289,9 @@ void DbImpl::run_round(WriteRequest* batch) {
       request->result = fatal_.get();
     } else {
       request->result = run_transaction(*request->fn);
+      // Rounds whose sync returned while this one runs are published and
+      // answered between its transactions, not after its last one.
+      if (!pending_.empty() && log_->durable_lsn() >= pending_.front().lsn) drain_pending();
     }
   }
   if (logging_) {

@@ -479,6 +479,63 @@ TEST_CASE("writers from many threads: rounds are grouped and pipelined, all surv
   });
 }
 
+TEST_CASE(
+    "a round whose sync returns while the next one runs is answered between its transactions") {
+  // Round 1 = {A}; round 2 = {B, C}. B waits (on the owner) until A's log
+  // record is durable, so A's round can be answered after B and before C.
+  // The owner used to answer it only after C, at the end of round 2.
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.log_on_owner =
+      Options::LogOnOwner::kNever;  // a sync thread: round 2 runs during A's sync
+  auto db = test::open_dir(options);
+  TableId table = 0;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              table = *txn.create_table(test::accounts_schema());
+              return Status::OK();
+            }).ok());
+  const uint64_t a_lsn = db->stats().durable_lsn + 1;
+  std::atomic<bool> a_running{false};
+  std::atomic<bool> b_and_c_queued{false};
+  bool a_durable_in_b = false;  // owner thread only, read after finish()
+  bool a_answered_in_c = false;
+  using Clock = std::chrono::steady_clock;
+  auto wait_for = [](auto done) {  // true if done() held within 10 s
+    const auto deadline = Clock::now() + std::chrono::seconds(10);
+    while (!done()) {
+      if (Clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return true;
+  };
+  // The bodies outlive their writes (submit keeps a reference).
+  auto body_a = [&](WriteTxn& txn) {
+    a_running = true;
+    // Hold round 1 until B and C are queued, so that they make one round.
+    (void)wait_for([&] { return b_and_c_queued.load(); });
+    return txn.insert(table, account(1, "a", 1));
+  };
+  PendingWrite pa, pb, pc;
+  auto body_b = [&](WriteTxn& txn) {
+    a_durable_in_b = wait_for([&] { return db->stats().durable_lsn >= a_lsn; });
+    return txn.insert(table, account(2, "b", 2));
+  };
+  auto body_c = [&](WriteTxn& txn) {
+    a_answered_in_c = pa.done();
+    return txn.insert(table, account(3, "c", 3));
+  };
+  REQUIRE(db->submit(pa, body_a).ok());
+  REQUIRE(wait_for([&] { return a_running.load(); }));
+  REQUIRE(db->submit(pb, body_b).ok());
+  REQUIRE(db->submit(pc, body_c).ok());
+  b_and_c_queued = true;
+  REQUIRE(db->finish(pa).ok());
+  REQUIRE(db->finish(pb).ok());
+  REQUIRE(db->finish(pc).ok());
+  REQUIRE(a_durable_in_b);
+  CHECK(a_answered_in_c);
+}
+
 TEST_CASE("an in-memory database logs nothing") {
   auto db = test::open_db();
   busy_history(*db);
