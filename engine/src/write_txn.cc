@@ -21,7 +21,7 @@ namespace {
 // True if the tree holds an entry starting with `prefix` whose primary key
 // (the rest of the entry) is not `except_key`.
 bool has_other_entry(const TreeState& tree, std::string_view prefix, std::string_view except_key,
-                     uint64_t gen) {
+                     [[maybe_unused]] uint64_t gen) {  // checked by debug builds' assertion only
   internal::TreePath path;
   if (tree.root == nullptr) return false;
   std::string seek(prefix);

@@ -57,7 +57,11 @@ inline std::string dump_state(Database& db) {
         out += "table " + table->schema.name + " indexes";
         for (IndexId index : table->indexes) out += " " + std::to_string(index);
       } else if (const IndexInfo* index = catalog.index(tree)) {
-        out += "index " + index->schema.name + (index->schema.unique ? " unique" : "");
+        // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive)
+        // on the chained operator+ here.
+        out += "index ";
+        out += index->schema.name;
+        if (index->schema.unique) out += " unique";
       } else {
         out += "dropped";
       }
