@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -85,6 +86,18 @@ class Txn {
   // (or a SELECT returned): under READ COMMITTED a DELETE that finds its row
   // already gone reports 0. Throws BackendError.
   virtual int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out = nullptr) = 0;
+  // Executes `stmt` once per parameter set, in order, as exec() one after
+  // another would: outs[k] gets the rows and matched[k] the count of the
+  // k-th (the spans are as long as param_sets). Throws BackendError at the
+  // first error. The default runs exec() in a loop; an engine with a batch
+  // interface uses it (solo: PreparedStatement::ExecuteBatch, which looks
+  // the rows of a point statement up together first).
+  virtual void exec_batch(StmtId stmt, std::span<const std::vector<Value>> param_sets,
+                          std::span<Rows> outs, std::span<int64_t> matched) {
+    for (size_t set = 0; set < param_sets.size(); ++set) {
+      matched[set] = exec(stmt, param_sets[set], &outs[set]);
+    }
+  }
 };
 
 // What a transaction body asks for at its end.

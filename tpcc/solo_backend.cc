@@ -110,7 +110,38 @@ class SoloWriteTxn final : public Txn {
     return static_cast<int64_t>(result.affected_rows());
   }
 
+  void exec_batch(StmtId stmt_id, std::span<const std::vector<Value>> param_sets,
+                  std::span<Rows> outs, std::span<int64_t> matched) override {
+    const PreparedStatement& stmt = state_.statement(stmt_id);
+    if (stmt.read_only() || param_sets.size() > kMaxBatch) {
+      Txn::exec_batch(stmt_id, param_sets, outs, matched);
+      return;
+    }
+    // Each set bound into its own slice of owner_params.
+    std::vector<SqlValue>& params = shared_.owner_params;
+    size_t total = 0;
+    for (const std::vector<Value>& set : param_sets) total += set.size();
+    if (params.size() < total) params.resize(total);
+    std::span<const SqlValue> bound[kMaxBatch];
+    size_t used = 0;
+    for (size_t set = 0; set < param_sets.size(); ++set) {
+      for (size_t idx = 0; idx < param_sets[set].size(); ++idx) {
+        to_sql(param_sets[set][idx], &params[used + idx]);
+      }
+      bound[set] = std::span<const SqlValue>(params.data() + used, param_sets[set].size());
+      used += param_sets[set].size();
+    }
+    solo::sql::SqlStatus status =
+        stmt.ExecuteBatch(txn_, std::span(bound, param_sets.size()), &shared_.owner_result,
+                          [&](size_t set, const solo::sql::ResultSet& result) {
+                            copy_out(result, &outs[set]);
+                            matched[set] = static_cast<int64_t>(result.affected_rows());
+                          });
+    if (!status.ok()) throw_sql(stmt, status.error());
+  }
+
  private:
+  static constexpr size_t kMaxBatch = 16;  // New-Order's lines, at most 15
   solo::WriteTxn& txn_;
   const ConnectionState& state_;
   SoloShared& shared_;

@@ -176,7 +176,6 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   // A Rows per result shape: refilled with the same types, its texts keep
   // their buffers (rows above holds one-row results of mixed shapes).
   thread_local Rows item_rows;
-  thread_local Rows stock_rows;
   txn.exec(stmts[Stmt::kNoGetItems], item_ids, &item_rows);
   std::array<int64_t, kMaxOrderLines> prices{};
   // The found items' ids, read once (at most 15 rows).
@@ -223,24 +222,34 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
     const NewOrderLine& lb = in.lines[b];
     return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id : la.i_id < lb.i_id;
   });
+  // The lines' UPDATEs in one batch (Txn::exec_batch): solo looks their
+  // stock rows up together first; the other engines run them one by one.
   thread_local std::array<std::string, kMaxOrderLines> dist_info;
+  thread_local std::array<std::vector<Value>, kMaxOrderLines> stock_params;
+  thread_local std::array<Rows, kMaxOrderLines> stock_rows;
+  std::array<int64_t, kMaxOrderLines> stock_matched{};
   auto stock_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoUpdateStock01) + in.d_id - 1);
   for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
-    const int line_idx = order[sorted];
-    const NewOrderLine& line = in.lines[line_idx];
+    const NewOrderLine& line = in.lines[order[sorted]];
     bool remote = line.supply_w_id != in.w_id;
     // S_QUANTITY drops by the quantity, and rises by 91 if it would fall
     // below 10 (clause 2.4.2.2), computed by the UPDATE from the current row,
     // which it returns with S_DATA and S_DIST_xx.
-    int64_t matched = exec(txn, stmts[stock_stmt],
-                           {integer(line.quantity + 10), integer(line.quantity),
-                            integer(line.quantity), integer(line.quantity),
-                            integer(remote ? 1 : 0), integer(line.supply_w_id), integer(line.i_id)},
-                           &stock_rows);
-    if (matched != 1 || stock_rows.empty()) {
+    stock_params[sorted] = {integer(line.quantity + 10), integer(line.quantity),
+                            integer(line.quantity),      integer(line.quantity),
+                            integer(remote ? 1 : 0),     integer(line.supply_w_id),
+                            integer(line.i_id)};
+  }
+  txn.exec_batch(stmts[stock_stmt], std::span(stock_params.data(), in.ol_cnt),
+                 std::span(stock_rows.data(), in.ol_cnt),
+                 std::span(stock_matched.data(), in.ol_cnt));
+  for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
+    const int line_idx = order[sorted];
+    const NewOrderLine& line = in.lines[line_idx];
+    if (stock_matched[sorted] != 1 || stock_rows[sorted].empty()) {
       throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
     }
-    stock_rows.copy_text(0, 2, &dist_info[line_idx]);
+    stock_rows[sorted].copy_text(0, 2, &dist_info[line_idx]);
   }
 
   // Every line in one INSERT (kNoInsertOrderLines01 + ol_cnt - 1). Filled in

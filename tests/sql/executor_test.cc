@@ -235,6 +235,94 @@ TEST_CASE("prepared statements run TPC-C shapes with parameters") {
   }
 }
 
+TEST_CASE(
+    "ExecuteBatch runs each parameter set in order, as Execute would, and stops at an error") {
+  auto db = OpenDb();
+  {
+    Session session(*db);
+    Run(session, kSchema[3]);  // stock
+  }
+  PreparedStatement insert =
+      Prepare(*db, "INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_ytd) VALUES (?, 1, ?, 0)");
+  for (int item = 1; item <= 40; ++item) {
+    REQUIRE(Write(*db, insert, {Value::Int(item), Value::Int(item)}).ok());
+  }
+  // A point UPDATE (its rows are looked up together first), with an item
+  // twice (the second sees the first's change), one that does not exist,
+  // and a SELECT that scans (no point lookup: run as it is).
+  PreparedStatement update =
+      Prepare(*db,
+              "UPDATE stock SET s_quantity = s_quantity - ?, s_ytd = s_ytd + 1 "
+              "WHERE s_w_id = ? AND s_i_id = ? RETURNING s_quantity, s_ytd");
+  PreparedStatement scan = Prepare(*db, "SELECT COUNT(*) FROM stock WHERE s_quantity < ?");
+  const std::vector<std::vector<Value>> sets = {{Value::Int(1), Value::Int(1), Value::Int(30)},
+                                                {Value::Int(2), Value::Int(1), Value::Int(5)},
+                                                {Value::Int(3), Value::Int(1), Value::Int(30)},
+                                                {Value::Int(4), Value::Int(1), Value::Int(99)},
+                                                {Value::Int(5), Value::Int(2), Value::Int(7)},
+                                                {Value::Int(6), Value::Int(1), Value::Int(12)}};
+  std::vector<std::span<const Value>> spans(sets.begin(), sets.end());
+  std::vector<std::string> seen;
+  ResultSet rows;
+  SqlStatus status;
+  REQUIRE(db->write([&](solo::WriteTxn& txn) {
+              status =
+                  update.ExecuteBatch(txn, spans, &rows, [&](size_t set, const ResultSet& result) {
+                    std::string line =
+                        std::to_string(set) + ":" + std::to_string(result.affected_rows());
+                    for (size_t row = 0; row < result.row_count(); ++row) {
+                      line += " " + std::to_string(result.at(row, 0).as_int()) + "/" +
+                              std::to_string(result.at(row, 1).as_int());
+                    }
+                    seen.push_back(line);
+                  });
+              return solo::Status::OK();
+            }).ok());
+  REQUIRE(status.ok());
+  CHECK(seen ==
+        std::vector<std::string>{"0:1 29/1", "1:1 3/1", "2:1 26/2", "3:0", "4:0", "5:1 6/1"});
+  // The changes are those of the statements one after another.
+  PreparedStatement select =
+      Prepare(*db, "SELECT s_quantity, s_ytd FROM stock WHERE s_w_id = 1 AND s_i_id = ?");
+  REQUIRE(Read(*db, select, {Value::Int(30)}, &rows).ok());
+  REQUIRE(rows.row_count() == 1);
+  CHECK(rows.at(0, 0) == Value::Int(26));
+  CHECK(rows.at(0, 1) == Value::Int(2));
+
+  // A statement that is no point lookup, and no output ResultSet.
+  seen.clear();
+  const std::vector<std::vector<Value>> limits = {{Value::Int(10)}, {Value::Int(27)}};
+  std::vector<std::span<const Value>> limit_spans(limits.begin(), limits.end());
+  REQUIRE(db->write([&](solo::WriteTxn& txn) {
+              status = scan.ExecuteBatch(txn, limit_spans, nullptr,
+                                         [&](size_t set, const ResultSet& result) {
+                                           seen.push_back(std::to_string(set) + ":" +
+                                                          std::to_string(result.at(0, 0).as_int()));
+                                         });
+              return solo::Status::OK();
+            }).ok());
+  REQUIRE(status.ok());
+  // Quantities 1..40, items 5, 12 and 30 now 3, 6 and 26: 10 below 10, 27 below 27.
+  CHECK(seen == std::vector<std::string>{"0:10", "1:27"});
+
+  // An error stops the batch: the sets before it ran, none after it.
+  seen.clear();
+  const std::vector<std::vector<Value>> bad = {{Value::Int(1), Value::Int(1), Value::Int(1)},
+                                               {Value::Int(1), Value::Int(1)},
+                                               {Value::Int(1), Value::Int(1), Value::Int(2)}};
+  std::vector<std::span<const Value>> bad_spans(bad.begin(), bad.end());
+  REQUIRE(db->write([&](solo::WriteTxn& txn) {
+              status = update.ExecuteBatch(
+                  txn, bad_spans, &rows,
+                  [&](size_t set, const ResultSet&) { seen.push_back(std::to_string(set)); });
+              return solo::Status::Aborted("undo the part that ran");
+            }).IsAborted());
+  CHECK(status.error().state() == SqlState::kUndefinedParameter);
+  CHECK(seen == std::vector<std::string>{"0"});
+  REQUIRE(Read(*db, select, {Value::Int(1)}, &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(1));  // undone with the transaction
+}
+
 TEST_CASE("sessions: autocommit, explicit transactions, 25P02, idle timeout") {
   auto db = OpenDb();
   Session session(*db);

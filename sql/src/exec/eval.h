@@ -111,5 +111,8 @@ void NarrowModifyScan(ModifyPlan* modify);
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
                   const Frame& frame, ExecScratch* scratch, std::string_view* row,
                   bool for_update = false);
+// The key FindPointRow would look up for `frame`, into scratch->key, without
+// the lookup or the filters; false when no row can match. Throws ExecFailure.
+bool PointRowKey(const SelectPlan& plan, const Frame& frame, ExecScratch* scratch);
 
 }  // namespace solo::sql

@@ -958,6 +958,10 @@ bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns
   return true;
 }
 
+bool PointRowKey(const SelectPlan& plan, const Frame& frame, ExecScratch* scratch) {
+  return BuildEqualKey(plan.levels[0], frame, &scratch->key_values, &scratch->key);
+}
+
 uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
   const ScanLevel& level = plan.levels[0];
   if (scratch->slots.size() < plan.slot_count) scratch->slots.resize(plan.slot_count);

@@ -513,6 +513,75 @@ SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> param
   return Run(plan_, txn, &txn, params, out);
 }
 
+namespace {
+
+// The rows a batch of a point statement will find, looked up together ahead
+// of its statements (PreparedStatement::ExecuteBatch): their tree paths and
+// rows are then in the cache when each statement looks its row up again.
+// Only a hint: a set whose key cannot be built is skipped, and any error is
+// left for its statement to report.
+void PrefetchPointRows(const Plan& plan, const TxnView& view,
+                       std::span<const std::span<const Value>> param_sets) {
+  const SelectPlan* select = nullptr;
+  if (plan.explain || param_sets.size() < 2) return;
+  if (plan.kind == StatementKind::kSelect && plan.point_select) {
+    select = plan.select.get();
+  } else if ((plan.kind == StatementKind::kUpdate || plan.kind == StatementKind::kDelete) &&
+             plan.modify->point) {
+    select = plan.modify->scan.get();
+  }
+  if (select == nullptr) return;
+  constexpr size_t kMaxSets = 64;  // more would leave the first ones' lines evicted again
+  thread_local ExecScratch scratch;
+  thread_local std::string keys;
+  thread_local std::vector<size_t> key_ends;
+  keys.clear();
+  key_ends.clear();
+  if (scratch.slots.size() < select->slot_count) scratch.slots.resize(select->slot_count);
+  ExecEnv env;
+  env.view = &view;
+  Frame frame;
+  frame.slots = scratch.slots.data();
+  frame.env = &env;
+  try {
+    for (size_t set = 0; set < param_sets.size() && set < kMaxSets; ++set) {
+      if (param_sets[set].size() < plan.parameter_count) return;  // Execute() reports it
+      env.params = param_sets[set];
+      if (!PointRowKey(*select, frame, &scratch)) continue;
+      keys += scratch.key;
+      key_ends.push_back(keys.size());
+    }
+  } catch (ExecFailure&) {
+    return;  // its statement fails the same way, and reports it
+  }
+  std::string_view key_views[kMaxSets];
+  std::string_view rows[kMaxSets];
+  size_t start = 0;
+  for (size_t idx = 0; idx < key_ends.size(); ++idx) {
+    key_views[idx] = std::string_view(keys).substr(start, key_ends[idx] - start);
+    start = key_ends[idx];
+  }
+  (void)view.get_many(select->levels[0].table, std::span(key_views, key_ends.size()),
+                      std::span(rows, key_ends.size()));
+}
+
+}  // namespace
+
+SqlStatus PreparedStatement::ExecuteBatch(WriteTxn& txn,
+                                          std::span<const std::span<const Value>> param_sets,
+                                          ResultSet* out,
+                                          FunctionRef<void(size_t, const ResultSet&)> each) const {
+  PrefetchPointRows(*plan_, txn, param_sets);
+  ResultSet dropped;
+  ResultSet* target = out != nullptr ? out : &dropped;
+  for (size_t set = 0; set < param_sets.size(); ++set) {
+    SqlStatus status = Execute(txn, param_sets[set], target);
+    if (!status.ok()) return status;
+    each(set, *target);
+  }
+  return {};
+}
+
 SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value> params,
                                      ResultSet* out) const {
   if (plan_->statement_class != StatementClass::kRead) {
