@@ -195,6 +195,8 @@ struct BackendOptions {
   // and checkpoint_state_ratio); negative = the engine's default.
   int64_t solo_checkpoint_mib = -1;
   double solo_checkpoint_ratio = -1;
+  // solo: solo::Options::checkpoint_reuse_file (0 or 1); -1 = the engine's default.
+  int solo_checkpoint_reuse = -1;
 };
 
 // Creates the backend named by `options.engine`. Throws std::invalid_argument

@@ -89,6 +89,10 @@ options:
                        solo: checkpoint once the log since the last one reaches
                        max(N MiB, K x the last checkpoint's size) (default 64, 1;
                        K 0: every N MiB, the old trigger)
+  --solo-checkpoint-reuse 0|1
+                       solo: 1 (default): a checkpoint overwrites the file of
+                       the one before the last; 0: each one is a new file
+                       (solo::Options::checkpoint_reuse_file)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
   --pg-url URL         postgres: use this existing server (libpq URI or
@@ -234,6 +238,10 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto number = take_int(0, 1000);
       if (!number) return std::nullopt;
       options.backend.solo_checkpoint_ratio = static_cast<double>(*number);
+    } else if (flag == "--solo-checkpoint-reuse") {
+      auto number = take_int(0, 1);
+      if (!number) return std::nullopt;
+      options.backend.solo_checkpoint_reuse = static_cast<int>(*number);
     } else if (flag == "--sqlite-profile") {
       auto text = take_value();
       if (!text) return std::nullopt;

@@ -313,7 +313,9 @@ class SoloConnection final : public Connection {
 }  // namespace
 
 SoloBackend::SoloBackend(const BackendOptions& options)
-    : checkpoint_mib_(options.solo_checkpoint_mib), checkpoint_ratio_(options.solo_checkpoint_ratio) {
+    : checkpoint_mib_(options.solo_checkpoint_mib),
+      checkpoint_ratio_(options.solo_checkpoint_ratio),
+      checkpoint_reuse_(options.solo_checkpoint_reuse) {
   if (!options.dir.empty()) {
     dir_ = options.dir;
   } else {
@@ -335,6 +337,7 @@ void SoloBackend::open() {
   options.dir = dir_;
   if (checkpoint_mib_ >= 0) options.checkpoint_log_bytes = static_cast<uint64_t>(checkpoint_mib_) << 20;
   if (checkpoint_ratio_ >= 0) options.checkpoint_state_ratio = checkpoint_ratio_;
+  if (checkpoint_reuse_ >= 0) options.checkpoint_reuse_file = checkpoint_reuse_ != 0;
   auto opened = solo::Database::open(options);
   if (!opened.ok()) throw BackendError("solo: cannot open " + dir_ + ": " + opened.status().ToString());
   db_ = std::move(opened.value());
@@ -373,11 +376,12 @@ std::string SoloBackend::describe_config() const {
   const solo::Options& options = db_->options();
   return fmt::format(
       "in-memory state; owner thread; redo log + checkpoints in {} (segments {} x {} KiB, "
-      "checkpoint after max({} KiB, {} x checkpoint size) of log); reclaim_batch={}; "
+      "checkpoint after max({} KiB, {} x checkpoint size) of log, {}); reclaim_batch={}; "
       "reuse_retired={}",
       options.dir, options.log_segments, options.log_segment_bytes / 1024,
-      options.checkpoint_log_bytes / 1024, options.checkpoint_state_ratio, options.reclaim_batch,
-      options.reuse_retired);
+      options.checkpoint_log_bytes / 1024, options.checkpoint_state_ratio,
+      options.checkpoint_reuse_file ? "overwriting the file before the last" : "each a new file",
+      options.reclaim_batch, options.reuse_retired);
 }
 
 void SoloBackend::begin_measurement() {

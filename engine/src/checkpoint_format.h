@@ -42,5 +42,9 @@ std::string checkpoint_temp_name(uint64_t lsn);
 // True and *lsn set if `name` is a complete checkpoint's name (not a .tmp).
 bool parse_checkpoint_name(const std::string& name, uint64_t* lsn);
 bool is_checkpoint_temp_name(const std::string& name);
+// "checkpoint.spare": a superseded checkpoint kept for the next checkpoint
+// to overwrite (Options::checkpoint_reuse_file). Its contents mean nothing:
+// recovery ignores it.
+extern const char kCheckpointSpareName[];
 
 }  // namespace solo::internal

@@ -64,6 +64,13 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
           end_blocks != blocks || end_lsn != *lsn) {
         return checkpoint_damaged(path, offset, "end block does not match the file");
       }
+      // A checkpoint file is exactly its blocks (a reused file is cut to
+      // them before its sync): anything after the end block is damage.
+      const uint64_t end = offset + kBlockHeaderBytes + length;
+      if (end != file_bytes) {
+        return checkpoint_damaged(path, end,
+                                  std::to_string(file_bytes - end) + " bytes after the end block");
+      }
       return Status::OK();
     }
     if (type < CheckpointBlock::kTable || type > CheckpointBlock::kRows) {

@@ -14,6 +14,8 @@
 
 namespace solo::internal {
 
+const char kCheckpointSpareName[] = "checkpoint.spare";
+
 std::string checkpoint_name(uint64_t lsn) {
   char name[48];
   std::snprintf(name, sizeof(name), "checkpoint-%020llu.ckpt", static_cast<unsigned long long>(lsn));
@@ -109,7 +111,7 @@ class BlockWriter {
 
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
                         uint64_t writeback_bytes, CheckpointInfo* info,
-                        const std::function<void(TreeId)>& done_with_tree) {
+                        const std::function<void(TreeId)>& done_with_tree, bool reuse_spare) {
   auto done = [&](TreeId id) {
     if (done_with_tree) done_with_tree(id);
   };
@@ -117,9 +119,29 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   const uint64_t lsn = roots.lsn;
   std::string temp_path = dir + "/" + checkpoint_temp_name(lsn);
   std::string final_path = dir + "/" + checkpoint_name(lsn);
-  auto opened = fs->open(temp_path, OpenMode::kCreate);
+  // The spare's old contents are overwritten from the start; the rename
+  // needs no directory sync: after a crash the file is a .tmp (removed by
+  // recovery) or the spare again, and nothing reads either.
+  bool reused = false;
+  if (reuse_spare) {
+    std::vector<std::string> names;
+    Status listed = fs->list(dir, &names);
+    if (!listed.ok()) return listed;
+    if (std::find(names.begin(), names.end(), kCheckpointSpareName) != names.end()) {
+      Status renamed = fs->rename(dir + "/" + kCheckpointSpareName, temp_path);
+      if (!renamed.ok()) return renamed;
+      reused = true;
+    }
+  }
+  auto opened = fs->open(temp_path, reused ? OpenMode::kReadWrite : OpenMode::kCreate);
   if (!opened.ok()) return opened.status();
   File* file = opened->get();
+  uint64_t old_size = 0;
+  if (reused) {
+    auto size = file->size();
+    if (!size.ok()) return size.status();
+    old_size = *size;
+  }
   BlockWriter writer(file, writeback_bytes);
 
   std::string* out = writer.body();
@@ -197,6 +219,9 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   put_u64(out, lsn);
   status = writer.end();
   if (status.ok()) status = writer.flush();
+  // What is left of the spare's old contents goes (readers also stop at
+  // the end block, but a checkpoint file is exactly its blocks).
+  if (status.ok() && old_size > writer.offset()) status = file->truncate(writer.offset());
   if (status.ok()) {
     const uint64_t sync_start = now_ns();
     status = file->sync();

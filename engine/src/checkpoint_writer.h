@@ -29,10 +29,14 @@ struct CheckpointInfo {
 // (indexes are rebuilt on load) and dropped tree at the start, each table
 // once its rows are written; the caller may then let the owner reuse what
 // only its snapshot of that tree holds (SnapshotRegistry::release_tree).
+// reuse_spare: if dir holds a spare (kCheckpointSpareName), it is renamed to
+// the .tmp name and overwritten from its start (and cut to the new length)
+// instead of a new file being created.
 // Returns IOError (naming the file) on a failed write, write_back, sync,
 // rename or directory sync; the .tmp file may remain (recovery removes it).
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
                         uint64_t writeback_bytes, CheckpointInfo* info,
-                        const std::function<void(TreeId)>& done_with_tree = {});
+                        const std::function<void(TreeId)>& done_with_tree = {},
+                        bool reuse_spare = false);
 
 }  // namespace solo::internal

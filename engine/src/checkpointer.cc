@@ -18,7 +18,7 @@ namespace solo::internal {
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
                            LogWriter* log, uint64_t last_checkpoint_lsn,
                            uint64_t replayed_log_bytes, bool sched_idle, int nice,
-                           uint64_t writeback_bytes)
+                           uint64_t writeback_bytes, bool reuse_file)
     : db_(db),
       fs_(fs),
       dir_(std::move(dir)),
@@ -27,6 +27,7 @@ Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalErr
       sched_idle_(sched_idle),
       nice_(nice),
       writeback_bytes_(writeback_bytes),
+      reuse_file_(reuse_file),
       replayed_log_bytes_(replayed_log_bytes) {
   last_lsn_.store(last_checkpoint_lsn);
 }
@@ -151,8 +152,9 @@ Status Checkpointer::checkpoint_once() {
   const uint64_t start_ns = now_ns();
   CheckpointInfo info;
   // What transactions replace in a table already written is reused at once.
-  Status status = write_checkpoint(fs_, dir_, *roots, writeback_bytes_, &info,
-                                   [&](TreeId tree) { db_->release_tree(slot, tree); });
+  Status status = write_checkpoint(
+      fs_, dir_, *roots, writeback_bytes_, &info,
+      [&](TreeId tree) { db_->release_tree(slot, tree); }, reuse_file_);
   db_->release(slot);
   if (!status.ok()) {
     fatal_->set(status);
@@ -173,12 +175,35 @@ Status Checkpointer::checkpoint_once() {
   covered_log_bytes_.store(covered, std::memory_order_relaxed);
   log_->checkpointed(info.lsn, info.bytes);
   // Older checkpoints are no longer needed (the new one is durable, renamed
-  // and its directory entry synced). A failure to remove one is harmless.
+  // and its directory entry synced). With reuse_file_ the newest of them
+  // becomes the spare that the next checkpoint overwrites; the rename is
+  // synced before that overwrite can start, so no file named as a complete
+  // checkpoint is ever written again. A failure to remove or rename one is
+  // harmless (the next checkpoint creates a file).
   std::vector<std::string> names;
   if (fs_->list(dir_, &names).ok()) {
+    bool have_spare = std::find(names.begin(), names.end(), kCheckpointSpareName) != names.end();
+    uint64_t spare_lsn = 0;
+    bool spare_found = false;
     for (const std::string& name : names) {
       uint64_t lsn;
-      if (parse_checkpoint_name(name, &lsn) && lsn < info.lsn) (void)fs_->remove(dir_ + "/" + name);
+      if (parse_checkpoint_name(name, &lsn) && lsn < info.lsn &&
+          (!spare_found || lsn > spare_lsn)) {
+        spare_lsn = lsn;
+        spare_found = true;
+      }
+    }
+    for (const std::string& name : names) {
+      uint64_t lsn;
+      if (!parse_checkpoint_name(name, &lsn) || lsn >= info.lsn) continue;
+      if (reuse_file_ && !have_spare && lsn == spare_lsn &&
+          fs_->rename(dir_ + "/" + name, dir_ + "/" + kCheckpointSpareName).ok()) {
+        have_spare = fs_->sync_dir(dir_).ok();
+        // Unsynced, the old name might come back over overwritten bytes.
+        if (!have_spare) (void)fs_->remove(dir_ + "/" + kCheckpointSpareName);
+        continue;
+      }
+      (void)fs_->remove(dir_ + "/" + name);
     }
   }
   return Status::OK();

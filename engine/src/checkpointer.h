@@ -29,8 +29,8 @@ class Checkpointer {
   // replayed_log_bytes: the log recovery replayed (not in the newest
   // checkpoint).
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn, uint64_t replayed_log_bytes, bool sched_idle,
-               int nice, uint64_t writeback_bytes);
+               uint64_t last_checkpoint_lsn, uint64_t replayed_log_bytes, bool sched_idle, int nice,
+               uint64_t writeback_bytes, bool reuse_file);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -80,6 +80,7 @@ class Checkpointer {
   const bool sched_idle_;
   const int nice_;
   const uint64_t writeback_bytes_;
+  const bool reuse_file_;  // Options::checkpoint_reuse_file
 
   std::mutex mutex_;
   std::condition_variable cv_;

@@ -76,6 +76,14 @@ class PosixFile final : public File {
     return Status::OK();
   }
 
+  Status truncate(uint64_t size) override {
+    while (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      if (errno == EINTR) continue;
+      return io_error("ftruncate", path_ + " to " + std::to_string(size) + " bytes", errno);
+    }
+    return Status::OK();
+  }
+
   Result<uint64_t> size() override {
     struct stat info;
     if (::fstat(fd_, &info) != 0) return io_error("fstat", path_, errno);

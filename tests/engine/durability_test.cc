@@ -4,11 +4,13 @@
 // database writes nothing.
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "crc32c.h"
@@ -342,6 +344,88 @@ TEST_CASE("short sessions: the replayed log counts toward the next checkpoint") 
   }
   auto db = test::open_dir(options);
   REQUIRE(db->stats().replayed_log_bytes < options.checkpoint_log_bytes);
+}
+
+TEST_CASE("a checkpoint overwrites the file of the one before the last, cut to its length") {
+  const bool reuse = GENERATE(true, false);
+  INFO("Options::checkpoint_reuse_file = " << reuse);
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.checkpoint_reuse_file = reuse;
+  options.checkpoint_at_close_bytes = 0;
+  TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::Text("pad")}, {0}};
+  // The directory's checkpoint files: name -> (inode, size).
+  auto files = [&] {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> out;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("checkpoint", 0) != 0) continue;
+      struct stat info {};
+      REQUIRE(::stat(entry.path().c_str(), &info) == 0);
+      out[name == "checkpoint.spare" ? name : "ckpt"] = {info.st_ino,
+                                                         static_cast<uint64_t>(info.st_size)};
+      REQUIRE((name == "checkpoint.spare" || entry.path().extension() == ".ckpt"));
+    }
+    return out;
+  };
+  std::string before;
+  {
+    auto db = test::open_dir(options);
+    TableId table = 0;
+    auto put = [&](int64_t first, int64_t end) {
+      REQUIRE(db->write([&](WriteTxn& txn) {
+                  for (int64_t id = first; id < end; ++id) {
+                    Status s =
+                        txn.insert(table, {Value::Int(id), Value::String(std::string(1000, 'p'))});
+                    if (!s.ok()) return s;
+                  }
+                  return Status::OK();
+                }).ok());
+    };
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                table = *txn.create_table(schema);
+                return Status::OK();
+              }).ok());
+    put(0, 300);
+    REQUIRE(db->checkpoint().ok());
+    auto first = files();
+    REQUIRE(first.size() == 1);
+    put(300, 301);
+    REQUIRE(db->checkpoint().ok());
+    auto second = files();
+    if (reuse) {
+      // The first checkpoint's file is kept as the spare.
+      REQUIRE(second.size() == 2);
+      REQUIRE(second.at("checkpoint.spare").first == first.at("ckpt").first);
+    } else {
+      REQUIRE(second.size() == 1);
+    }
+    // A smaller state: the spare (300 rows' worth) is overwritten and cut.
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                for (int64_t id = 0; id < 250; ++id) {
+                  Status s = txn.erase(table, test::int_key(schema, id));
+                  if (!s.ok()) return s;
+                }
+                return Status::OK();
+              }).ok());
+    REQUIRE(db->checkpoint().ok());
+    auto third = files();
+    // Cut to what was written (recovery also refuses bytes after the end block).
+    REQUIRE(third.at("ckpt").second < first.at("ckpt").second / 2);
+    if (reuse) {
+      REQUIRE(third.at("ckpt").first == second.at("checkpoint.spare").first);
+      REQUIRE(third.at("checkpoint.spare").first == second.at("ckpt").first);
+    } else {
+      REQUIRE(third.size() == 1);
+      REQUIRE(third.at("ckpt").first != second.at("ckpt").first);
+    }
+    before = test::dump_state(*db);
+  }
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(test::dump_state(*db) == before);
+    REQUIRE(db->stats().recovered_checkpoint_bytes == files().at("ckpt").second);
+  }
 }
 
 TEST_CASE("Database::checkpoint, then more rounds, then reopen") {

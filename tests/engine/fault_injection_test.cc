@@ -51,7 +51,10 @@ struct RunResult {
 // Opens, creates the tables (transaction 0), then runs transactions 1..kTxns:
 // transaction i inserts item i and sets the counter to i. Stops at the
 // first failure after checking that the next writes fail too (invariant 7).
-RunResult run_workload(FaultFileSystem* fs, int explicit_checkpoint_at = kTxns / 2) {
+// checkpoint_every > 0: also an explicit checkpoint before every such
+// transaction (each one after the second overwrites the spare file).
+RunResult run_workload(FaultFileSystem* fs, int explicit_checkpoint_at = kTxns / 2,
+                       int checkpoint_every = 0) {
   RunResult result;
   auto opened = Database::open(fault_options(fs));
   if (!opened.ok()) {
@@ -72,7 +75,10 @@ RunResult run_workload(FaultFileSystem* fs, int explicit_checkpoint_at = kTxns /
   });
   if (status.ok()) result.acked = 1;  // transaction 0
   for (int txn_idx = 1; status.ok() && txn_idx <= kTxns; ++txn_idx) {
-    if (txn_idx == explicit_checkpoint_at) (void)db->checkpoint();
+    if (txn_idx == explicit_checkpoint_at ||
+        (checkpoint_every > 0 && txn_idx % checkpoint_every == 0)) {
+      (void)db->checkpoint();
+    }
     status = db->write([&](WriteTxn& txn) {
       TableId items = txn.catalog().find_table("items")->id;
       TableId counter = txn.catalog().find_table("counter")->id;
@@ -172,6 +178,38 @@ TEST_CASE("a crash at every file operation, then power loss of each kind") {
       verify(&fs, run, "crash at op " + std::to_string(crash_at) + " of " +
                            std::to_string(total_ops) + ", " + kModeNames[mode_idx]);
     }
+  }
+}
+
+TEST_CASE("a crash at every file operation while checkpoints overwrite the spare file") {
+  EACH_LOG_WRITER();
+  // A checkpoint every 4 transactions: ten, eight of them into the spare
+  // (renamed to .tmp, overwritten, cut, synced, renamed), and the old
+  // checkpoint renamed to the spare after each.
+  FaultFileSystem probe;
+  RunResult clean = run_workload(&probe, kTxns / 2, 4);
+  REQUIRE(clean.first_error.ok());
+  const int64_t total_ops = probe.mutating_ops();
+  bool spare = false;
+  for (const std::string& path : probe.paths()) spare = spare || path == "/db/checkpoint.spare";
+  REQUIRE(spare);
+  for (int64_t crash_at = 0; crash_at <= total_ops; ++crash_at) {
+    const int mode_idx = static_cast<int>(crash_at % 5);
+    FaultFileSystem fs;
+    fs.crash_after_ops(crash_at);
+    RunResult run = run_workload(&fs, kTxns / 2, 4);
+    fs.crash(kModes[mode_idx], static_cast<uint32_t>(crash_at * 13 + mode_idx));
+    verify(&fs, run,
+           "crash at op " + std::to_string(crash_at) + " of " + std::to_string(total_ops) + ", " +
+               kModeNames[mode_idx]);
+    // And once more after the recovered database took a checkpoint of its own.
+    {
+      auto opened = Database::open(fault_options(&fs));
+      REQUIRE(opened.ok());
+      REQUIRE((*opened)->checkpoint().ok());
+      (*opened)->close();
+    }
+    verify(&fs, run, "crash at op " + std::to_string(crash_at) + ", then a checkpoint");
   }
 }
 

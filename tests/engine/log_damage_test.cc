@@ -146,6 +146,30 @@ TEST_CASE("a damaged checkpoint is refused, naming file and offset") {
   REQUIRE(opened.status().message().find("offset") != std::string::npos);
 }
 
+TEST_CASE("a checkpoint with bytes after its end block is refused, naming file and offset") {
+  FaultFileSystem fs;
+  fill(&fs, 40, /*checkpoint_half_way=*/true);
+  std::string checkpoint;
+  for (const std::string& path : fs.paths()) {
+    if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
+  }
+  REQUIRE(!checkpoint.empty());
+  const uint64_t size = fs.contents(checkpoint).size();
+  {
+    // What a reused file that was not cut would hold: an older tail.
+    auto file = fs.open(checkpoint, OpenMode::kReadWrite);
+    REQUIRE(file.ok());
+    REQUIRE((*file)->write_at(size, "an older checkpoint's tail").ok());
+    REQUIRE((*file)->sync().ok());
+  }
+  auto opened = Database::open(damage_options(&fs));
+  REQUIRE(opened.status().IsCorruption());
+  INFO(opened.status().ToString());
+  REQUIRE(opened.status().message().find(checkpoint) != std::string::npos);
+  REQUIRE(opened.status().message().find("offset " + std::to_string(size)) != std::string::npos);
+  REQUIRE(opened.status().message().find("after the end block") != std::string::npos);
+}
+
 TEST_CASE("a damaged segment header is refused, not read as an empty log") {
   FaultFileSystem fs;
   fill(&fs, 20);

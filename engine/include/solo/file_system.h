@@ -42,6 +42,8 @@ class File {
     (void)wait;
     return Status::OK();
   }
+  // Cuts the file to `size` bytes (ftruncate). Not durable before sync().
+  virtual Status truncate(uint64_t size) = 0;
   // The file's size in bytes.
   virtual Result<uint64_t> size() = 0;
   // The path the file was opened with (for messages).
