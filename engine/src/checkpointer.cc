@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "checkpoint_format.h"
@@ -182,29 +184,22 @@ Status Checkpointer::checkpoint_once() {
   // harmless (the next checkpoint creates a file).
   std::vector<std::string> names;
   if (fs_->list(dir_, &names).ok()) {
-    bool have_spare = std::find(names.begin(), names.end(), kCheckpointSpareName) != names.end();
-    uint64_t spare_lsn = 0;
-    bool spare_found = false;
-    for (const std::string& name : names) {
+    const bool have_spare =
+        std::find(names.begin(), names.end(), kCheckpointSpareName) != names.end();
+    // The older checkpoints, the newest last.
+    std::vector<std::pair<uint64_t, std::string>> older;
+    for (std::string& name : names) {
       uint64_t lsn;
-      if (parse_checkpoint_name(name, &lsn) && lsn < info.lsn &&
-          (!spare_found || lsn > spare_lsn)) {
-        spare_lsn = lsn;
-        spare_found = true;
-      }
+      if (parse_checkpoint_name(name, &lsn) && lsn < info.lsn) older.emplace_back(lsn, std::move(name));
     }
-    for (const std::string& name : names) {
-      uint64_t lsn;
-      if (!parse_checkpoint_name(name, &lsn) || lsn >= info.lsn) continue;
-      if (reuse_file_ && !have_spare && lsn == spare_lsn &&
-          fs_->rename(dir_ + "/" + name, dir_ + "/" + kCheckpointSpareName).ok()) {
-        have_spare = fs_->sync_dir(dir_).ok();
-        // Unsynced, the old name might come back over overwritten bytes.
-        if (!have_spare) (void)fs_->remove(dir_ + "/" + kCheckpointSpareName);
-        continue;
-      }
-      (void)fs_->remove(dir_ + "/" + name);
+    std::sort(older.begin(), older.end());
+    if (reuse_file_ && !have_spare && !older.empty() &&
+        fs_->rename(dir_ + "/" + older.back().second, dir_ + "/" + kCheckpointSpareName).ok()) {
+      // Unsynced, the old name might come back over overwritten bytes.
+      if (!fs_->sync_dir(dir_).ok()) (void)fs_->remove(dir_ + "/" + kCheckpointSpareName);
+      older.pop_back();
     }
+    for (const auto& old : older) (void)fs_->remove(dir_ + "/" + old.second);
   }
   return Status::OK();
 }

@@ -87,6 +87,17 @@ std::map<int64_t, int64_t> kv_after_open(FaultFileSystem* fs) {
 
 uint64_t rows_after_open(FaultFileSystem* fs) { return kv_after_open(fs).size(); }
 
+// 40 rounds with a checkpoint half way; returns the checkpoint's path.
+std::string fill_with_checkpoint(FaultFileSystem* fs) {
+  fill(fs, 40, /*checkpoint_half_way=*/true);
+  std::string checkpoint;
+  for (const std::string& path : fs->paths()) {
+    if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
+  }
+  REQUIRE(!checkpoint.empty());
+  return checkpoint;
+}
+
 }  // namespace
 
 TEST_CASE("a bad record followed by good ones is refused, naming file and offset") {
@@ -130,12 +141,7 @@ TEST_CASE("a damaged last record is the tail: the log ends before it") {
 
 TEST_CASE("a damaged checkpoint is refused, naming file and offset") {
   FaultFileSystem fs;
-  fill(&fs, 40, /*checkpoint_half_way=*/true);
-  std::string checkpoint;
-  for (const std::string& path : fs.paths()) {
-    if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
-  }
-  REQUIRE(!checkpoint.empty());
+  const std::string checkpoint = fill_with_checkpoint(&fs);
   REQUIRE(rows_after_open(&fs) == 40);
   std::string data = fs.contents(checkpoint);
   fs.corrupt(checkpoint, data.size() / 2, "\xFF\x00\xFF");
@@ -148,12 +154,7 @@ TEST_CASE("a damaged checkpoint is refused, naming file and offset") {
 
 TEST_CASE("a checkpoint with bytes after its end block is refused, naming file and offset") {
   FaultFileSystem fs;
-  fill(&fs, 40, /*checkpoint_half_way=*/true);
-  std::string checkpoint;
-  for (const std::string& path : fs.paths()) {
-    if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
-  }
-  REQUIRE(!checkpoint.empty());
+  const std::string checkpoint = fill_with_checkpoint(&fs);
   const uint64_t size = fs.contents(checkpoint).size();
   {
     // What a reused file that was not cut would hold: an older tail.
