@@ -100,6 +100,16 @@ bool Cursor::in_range_after_position() {
     seen_changes_ = *view_->changes_;
     saved_key_.assign(current);
   }
+  if (valid_ && !is_index_) {
+    // The records of the next two entries of this leaf: their misses
+    // overlap this one's use (a scan's rows are apart in memory).
+    const Node* leaf = node_[height_ - 1];
+    const int step = range_.reverse ? -1 : 1;
+    for (int ahead = 1, idx = idx_[height_ - 1] + step; ahead <= 2 && idx >= 0 && idx < leaf->count_;
+         ++ahead, idx += step) {
+      __builtin_prefetch(leaf->ptr_[idx]);
+    }
+  }
   return valid_;
 }
 

@@ -143,6 +143,28 @@ class DbImpl {
     TreePath path;
   };
   Finger finger_;
+  // The path of the row changed last in place (patch_columns,
+  // update_columns): the next change of a row in the same leaf, in the same
+  // transaction with no tree change in between (a scan UPDATE's rows, one
+  // after another), finds it in that leaf without a descent.
+  struct LeafFinger {
+    uint64_t txn = 0;  // 0: none
+    uint64_t changes = 0;
+    TreeId tree = 0;
+    TreePath path;
+  };
+  LeafFinger leaf_finger_;
+  void set_leaf_finger(TreeId tree, const TreePath& path) {
+    leaf_finger_.txn = txn_serial_;
+    leaf_finger_.changes = changes_;
+    leaf_finger_.tree = tree;
+    if (&path == &leaf_finger_.path) return;
+    leaf_finger_.path.depth = path.depth;
+    for (int level = 0; level < path.depth; ++level) {
+      leaf_finger_.path.node[level] = path.node[level];
+      leaf_finger_.path.idx[level] = path.idx[level];
+    }
+  }
   uint64_t txn_serial_ = 0;  // bumped by each run_transaction
   ObjectPool pool_;
   TreeWriter writer_;

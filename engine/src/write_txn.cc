@@ -105,6 +105,20 @@ internal::TreePath* find_row_path(internal::DbImpl* db, TableId tree, std::strin
                finger.tree == tree && finger.key == key;
   finger.txn = 0;
   if (reuse) return &finger.path;
+  internal::DbImpl::LeafFinger& leaf = db->leaf_finger_;
+  if (leaf.txn == db->txn_serial_ && leaf.changes == db->changes_ && leaf.tree == tree &&
+      key.size() <= kMaxKeyBytes) {
+    // Nothing changed since that path was used: it is the tree's, and a key
+    // in its leaf is nowhere else.
+    const int level = leaf.path.depth - 1;
+    SOLO_ASSERT(leaf.path.node[0] == db->trees_[tree].root);
+    bool found;
+    const int idx = internal::node_lower_bound(leaf.path.node[level], internal::make_key(key), &found);
+    if (found) {
+      leaf.path.idx[level] = idx;
+      return &leaf.path;
+    }
+  }
   const internal::TreeState& state = db->trees_[tree];
   if (key.size() > kMaxKeyBytes || state.root == nullptr ||
       !internal::btree_descend(state, internal::make_key(key), local)) {
@@ -363,6 +377,7 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
   if (!status.ok()) return status;
   internal::Record* record = db_->make_record(row);
   db_->tree_patch_at(table, key, &path, record, info->schema, columns, db_->patch_spans_);
+  db_->set_leaf_finger(table, path);
   db_->displace(old_record, table);
   if (stored != nullptr) *stored = record->view();
   return Status::OK();
@@ -394,6 +409,7 @@ Status WriteTxn::update_columns(TableId table, std::string_view key, std::string
   SOLO_ASSERT(internal::rows_differ_only_in(info->schema, old_record->view(), row, changed));
   internal::Record* record = db_->make_record(row);
   db_->tree_patch_at(table, key, &path, record, info->schema, changed);
+  db_->set_leaf_finger(table, path);
   db_->displace(old_record, table);
   return Status::OK();
 }

@@ -263,6 +263,108 @@ TEST_CASE("patch_columns: one pass for other columns, the checked path for key o
               }).IsNotFound());
 }
 
+TEST_CASE("patch_columns of rows one after another finds each, in and across leaves, between other changes") {
+  // A patch finds the next row of the same leaf without a descent while
+  // nothing changed in between; inserts, removes, other tables' rows, absent
+  // keys and a rollback all come between such patches here.
+  auto db = open_db();
+  People people = create_people(db.get());
+  People other = people;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              for (int id = 1; id <= 400; ++id) {
+                REQUIRE(txn.insert(people.table, person(id, nullptr, nullptr, 0)).ok());
+              }
+              TableSchema schema = people.schema;
+              schema.name = "others";
+              auto table = txn.create_table(schema);
+              if (!table.ok()) return table.status();
+              other.table = *table;
+              return txn.insert(other.table, person(1, nullptr, nullptr, 0));
+            }).ok());
+  uint32_t age[1] = {3};
+  auto patch = [&](WriteTxn& txn, TableId table, int id, int value) {
+    Value v = Value::Int(value);
+    return txn.patch_columns(table, test::int_key(people.schema, id), age,
+                             std::span<const Value>(&v, 1));
+  };
+  std::map<int64_t, int64_t> expected;
+  for (int id = 1; id <= 400; ++id) expected[id] = 0;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              for (int id = 1; id <= 400; ++id) {
+                REQUIRE(patch(txn, people.table, id, id).ok());
+                expected[id] = id;
+                if (id % 37 == 0) {  // an insert between two patches: the leaf may split
+                  REQUIRE(txn.insert(people.table, person(1000 + id, nullptr, nullptr, 7)).ok());
+                  expected[1000 + id] = 7;
+                }
+                if (id % 41 == 0) {  // a remove between two patches
+                  REQUIRE(txn.erase(people.table, test::int_key(people.schema, id - 1)).ok());
+                  expected.erase(id - 1);
+                }
+                if (id % 23 == 0) REQUIRE(patch(txn, other.table, 1, id).ok());
+                if (id % 29 == 0) REQUIRE(patch(txn, people.table, 5000 + id, 1).IsNotFound());
+                if (id % 31 == 0 && expected.count(401 - id) != 0) {  // a far row, then back
+                  REQUIRE(patch(txn, people.table, 401 - id, -id).ok());
+                  expected[401 - id] = -id;
+                }
+              }
+              return Status::OK();
+            }).ok());
+  // Rolled back: none of these patches stays.
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              for (int id = 1; id <= 400; ++id) {
+                if (expected.count(id) != 0) REQUIRE(patch(txn, people.table, id, 999).ok());
+              }
+              return Status::Aborted("no");
+            }).IsAborted());
+  std::map<int64_t, int64_t> found;
+  REQUIRE(db->read([&](ReadTxn& txn) {
+              auto cursor = txn.scan(people.table, KeyRange::All());
+              REQUIRE(cursor.ok());
+              for (; cursor->valid(); cursor->next()) {
+                Row row;
+                REQUIRE(decode_row(people.schema, cursor->value(), &row).ok());
+                found[row[0].as_int()] = row[3].as_int();
+              }
+              return Status::OK();
+            }).ok());
+  REQUIRE(found == expected);
+}
+
+TEST_CASE("a patch after removes that merge the last patched row's leaf away finds the row anew") {
+  uint32_t age[1] = {3};
+  for (int spared = 100; spared <= 300; spared += 13) {
+    auto db = open_db();
+    People people = create_people(db.get());
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                for (int id = 1; id <= 400; ++id) {
+                  REQUIRE(txn.insert(people.table, person(id, nullptr, nullptr, 0)).ok());
+                }
+                return Status::OK();
+              }).ok());
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                Value v = Value::Int(1);
+                REQUIRE(txn.patch_columns(people.table, test::int_key(people.schema, spared - 1), age,
+                                          std::span<const Value>(&v, 1))
+                            .ok());
+                // Empty the leaves around it but for `spared`: they merge.
+                for (int id = spared - 60; id <= spared + 60; ++id) {
+                  if (id == spared) continue;
+                  REQUIRE(txn.erase(people.table, test::int_key(people.schema, id)).ok());
+                }
+                v = Value::Int(2);
+                return txn.patch_columns(people.table, test::int_key(people.schema, spared), age,
+                                         std::span<const Value>(&v, 1));
+              }).ok());
+    REQUIRE(db->read([&](ReadTxn& txn) {
+                Row row;
+                REQUIRE(txn.get_row(people.table, test::int_key(people.schema, spared), &row).ok());
+                REQUIRE(row[3].as_int() == 2);
+                return Status::OK();
+              }).ok());
+  }
+}
+
 TEST_CASE("patch_columns uses the caller's decoding only if it is of the stored row") {
   auto db = open_db();
   People people = create_two_people(db.get());
