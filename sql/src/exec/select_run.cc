@@ -61,7 +61,7 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   key->clear();
   size_t eq = 0;
   for (; eq < level.equal.size(); ++eq) {
-    const Value& value = Eval(*level.equal[eq].value, frame, &scratch);
+    const Value& value = EvalInline(*level.equal[eq].value, frame, &scratch);
     if (value.kind() != ValueKind::kInt ||
         !append_integer_key(level.schema.columns[level.key_columns[eq]], value.as_int(), key)) {
       break;
@@ -71,7 +71,7 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   if (eq == level.equal.size()) return true;
   for (; eq < level.equal.size(); ++eq) {
     const KeyBound& bound = level.equal[eq];
-    const Value& value = Eval(*bound.value, frame, &scratch);
+    const Value& value = EvalInline(*bound.value, frame, &scratch);
     KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
                             &(*key_values)[eq]);
     if (fit != KeyFit::kFits) return false;  // equal to something no key holds
@@ -327,7 +327,7 @@ class Scanner {
                             IsIntegerColumn(level.schema.columns[level.key_columns[range_col]]);
     auto bound_key = [&](const KeyBound& bound, bool* usable) -> const std::string& {
       *usable = false;
-      const Value& value = Eval(*bound.value, frame_, &scratch);
+      const Value& value = EvalInline(*bound.value, frame_, &scratch);
       if (value.is_null()) return state.bound_key;  // caller: no rows
       solo::Value key_value;
       if (ToKeyValue(value, level.schema.columns[level.key_columns[range_col]], bound.value->pos,
@@ -346,7 +346,7 @@ class Scanner {
     };
     if (level.lower.value) {
       bool usable;
-      const Value& check = Eval(*level.lower.value, frame_, &scratch);
+      const Value& check = EvalInline(*level.lower.value, frame_, &scratch);
       if (check.is_null()) return false;
       const std::string& key = bound_key(level.lower, &usable);
       if (usable) {
@@ -359,7 +359,7 @@ class Scanner {
     }
     if (level.upper.value) {
       bool usable;
-      const Value& check = Eval(*level.upper.value, frame_, &scratch);
+      const Value& check = EvalInline(*level.upper.value, frame_, &scratch);
       if (check.is_null()) return false;
       const std::string& key = bound_key(level.upper, &usable);
       if (usable) {
@@ -471,7 +471,7 @@ class Scanner {
     numbers.clear();
     Value scratch;
     for (const BExprPtr& expr : level.in_values) {
-      const Value& value = Eval(*expr, frame_, &scratch);
+      const Value& value = EvalInline(*expr, frame_, &scratch);
       if (value.is_null()) continue;  // equal to no row
       if (value.kind() != ValueKind::kInt) return false;
       numbers.push_back(value.as_int());
@@ -500,7 +500,7 @@ class Scanner {
     if (!IntegerInKeys(level, column, state)) {
       Value scratch;
       for (const BExprPtr& expr : level.in_values) {
-        const Value& value = Eval(*expr, frame_, &scratch);
+        const Value& value = EvalInline(*expr, frame_, &scratch);
         solo::Value key_value;
         // NULL, or a value the column cannot hold: equal to no row.
         if (ToKeyValue(value, column, expr->pos, &key_value) != KeyFit::kFits) continue;
@@ -626,7 +626,7 @@ void Accumulate(const AggSpec& spec, AggState* state, const Frame& frame) {
     return;
   }
   Value scratch;
-  const Value& value = Eval(*spec.arg, frame, &scratch);
+  const Value& value = EvalInline(*spec.arg, frame, &scratch);
   if (value.is_null()) return;
   if (spec.distinct) {
     if (!state->seen) state->seen = std::make_unique<std::unordered_set<std::string>>();
@@ -712,13 +712,13 @@ class OutputStage {
     if (limit_ == 0) return false;
     row_.resize(width_ + extra_);
     for (size_t col = 0; col < width_; ++col) {
-      const Value& value = Eval(*plan_.outputs[col], frame, &row_[col]);
+      const Value& value = EvalInline(*plan_.outputs[col], frame, &row_[col]);
       if (&value != &row_[col]) row_[col] = value;
     }
     size_t extra = width_;
     for (const auto& key : plan_.order) {
       if (key.output_index >= 0) continue;
-      const Value& value = Eval(*key.expr, frame, &row_[extra]);
+      const Value& value = EvalInline(*key.expr, frame, &row_[extra]);
       if (&value != &row_[extra]) row_[extra] = value;
       ++extra;
     }

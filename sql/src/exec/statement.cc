@@ -224,7 +224,7 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
     // A parameter or a constant is used where it is; only what Eval
     // computes lands in values.
     for (size_t idx = 0; idx < source_row.size(); ++idx) {
-      sources[idx] = &Eval(*source_row[idx], frame, &values[idx]);
+      sources[idx] = &EvalInline(*source_row[idx], frame, &values[idx]);
     }
     store([&](int source) -> const Value& { return *sources[source]; });
     ++count;
@@ -301,7 +301,7 @@ class ModifyCollector : public ScanTarget {
     if (values.size() < values_used) values.resize(values_used);
     Value scratch;
     for (size_t idx = 0; idx < assigned.size(); ++idx) {
-      const Value& value = Eval(*plan_.assignments[idx].second, frame, &scratch);
+      const Value& value = EvalInline(*plan_.assignments[idx].second, frame, &scratch);
       ToEngine(value, columns[assigned[idx]], &values[base + idx]);
     }
     if (returning_) {
