@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pools the per-round ratios of several durable runs (scripts/compare durable) at W=1:
 solo T=64 ram / SQLite at the run's best T (ram), solo disk / SQLite FULL best T (disk),
-solo disk / solo ram; plus solo's CPU/txn and New-Order p99 in ram. Prints each run's
+solo disk / solo ram; plus solo's CPU/txn, rss/state and New-Order p99 in ram. Prints each run's
 medians and the pooled median (min-max) over all rounds."""
 import json, glob, os, statistics, sys
 
@@ -25,9 +25,6 @@ def best_sqlite(d, storage):
             best = (m, t, runs)
     return best
 
-def p99(j, kind):
-    return j["per_type"][kind]["p99_ms"] if "p99_ms" in j["per_type"][kind] else None
-
 measures = {}
 def add(name, run, vals):
     measures.setdefault(name, []).append((run, vals))
@@ -42,6 +39,8 @@ for d in sys.argv[1:]:
     add("solo ram tps", run, [j["tps"] for j in sr.values()])
     add("solo disk tps", run, [j["tps"] for j in sd.values()])
     add("solo CPU us/txn (ram)", run, [j["cpu_us_per_txn"] for j in sr.values()])
+    add("solo rss/state (ram)", run, [j["rss_over_state"] for j in sr.values()])
+    add("solo New-Order p99 ms (ram)", run, [j["per_type"]["new_order"]["p99_ms"] for j in sr.values()])
 
 print("| measure | " + " | ".join(run for run, _ in next(iter(measures.values()))) + " | pooled (rounds) |")
 print("|---|" + "---|" * (len(sys.argv) - 1) + "---|")
