@@ -14,7 +14,7 @@ namespace {
 // Order-Statuses): full-s16, -s18 and durable-s21 and -s24 each had a run
 // flagged at 3.0-3.3 sigma with every consistency condition holding. At 4
 // sigma one in ~16,000 does, and a generator that is off (say 50% by name
-// for 60%) is still refused once the sample has a few thousand.
+// for 60%) is still refused once the sample has about 400.
 constexpr double kBandSigma = 4.0;
 
 // A binomial rate audited against [spec_low, spec_high] percent, expected

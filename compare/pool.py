@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Pools the per-round ratios of several durable runs (scripts/compare durable) at W=1:
+"""Pools the per-round ratios of several durable runs (scripts/compare durable) at W=1
+(one 5-round run moves its ratios by more than the targets' margins). SQLite's best T is
+the one with the best median tps, as in compare/table.cc's summary:
 solo T=64 ram / SQLite at the run's best T (ram), solo disk / SQLite FULL best T (disk),
 solo disk / solo ram; plus solo's CPU/txn, rss/state and New-Order p99 in ram. Prints each run's
 medians and the pooled median (min-max) over all rounds."""
