@@ -770,6 +770,7 @@ Stats DbImpl::stats() const {
     stats.log_bytes = log_->bytes_written();
     stats.durable_lsn = log_->durable_lsn();
     stats.log_segments = log_->segment_count();
+    stats.log_segments_grown = log_->segments_grown();
     stats.checkpoint_trigger_bytes = log_->checkpoint_trigger_bytes();
     log_->batch_times(&stats.log_batch_times, &stats.log_batch_times_checkpoint);
   }

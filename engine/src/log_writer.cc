@@ -321,6 +321,7 @@ Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
     uint64_t bytes = align_page(std::max<uint64_t>(options_.log_segment_bytes, min_bytes));
     Status status = create_segment(bytes, &index);
     if (!status.ok()) return status;
+    segments_grown_.fetch_add(1, std::memory_order_relaxed);
     chosen = static_cast<int64_t>(index);
   }
   Segment& segment = segments_[chosen];

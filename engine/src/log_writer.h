@@ -120,6 +120,10 @@ class LogWriter {
   uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
   // Segment files in the ring, and those provisioned but not yet taken in.
   uint32_t segment_count() const { return segment_count_.load(std::memory_order_relaxed); }
+  // Of those, the segments the sync thread had to make itself, while
+  // commits waited: the ring was full (checkpoints lagged) or a round was
+  // larger than a segment.
+  uint32_t segments_grown() const { return segments_grown_.load(std::memory_order_relaxed); }
   // Their bytes.
   uint64_t ring_bytes() const { return ring_bytes_.load(std::memory_order_relaxed); }
   // Durations of the batches so far (writes + fdatasync), split by whether
@@ -182,6 +186,7 @@ class LogWriter {
   std::atomic<uint64_t> syncs_{0};
   std::atomic<uint64_t> bytes_written_{0};
   std::atomic<uint32_t> segment_count_{0};
+  std::atomic<uint32_t> segments_grown_{0};
   // Written by the sync thread only (a relaxed load and store per batch).
   std::array<std::array<std::atomic<uint64_t>, RoundTimes::kBuckets>, 2> batch_counts_{};
 };

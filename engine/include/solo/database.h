@@ -174,6 +174,7 @@ struct Stats {
   uint64_t checkpoints = 0;        // checkpoints completed since open
   uint64_t checkpoint_lsn = 0;     // newest checkpoint's last round
   uint32_t log_segments = 0;       // segment files in the ring
+  uint32_t log_segments_grown = 0; // of those, made by the sync thread while commits waited
   uint64_t checkpoint_trigger_bytes = 0;  // log after which the next checkpoint starts
   // Wall time of the completed checkpoints (snapshot taken to directory
   // synced), summed, and the longest; of the sum, the time spent waiting in
