@@ -171,6 +171,10 @@ class Backend {
   virtual std::unique_ptr<Connection> connect() = 0;
   // How many connections may usefully load in parallel.
   virtual int load_parallelism() const = 0;
+  // Called on one connection after the rows are loaded, before tpcc_meta
+  // marks the load complete: what the engine's own tuning guide does after
+  // a bulk load (PostgreSQL: VACUUM ANALYZE). Nothing by default.
+  virtual void finish_load(Connection& conn) { (void)conn; }
   // Engine settings worth recording with results (pragmas, config).
   virtual std::string describe_config() const = 0;
   // Process ids whose CPU time should be counted with ours (servers); none

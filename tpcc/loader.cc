@@ -378,6 +378,13 @@ LoadInfo load_database(Backend& backend, const LoadOptions& options) {
   if (progress.joinable()) progress.join();
   if (failed.load()) throw BackendError("load failed: " + first_error);
 
+  if (options.progress) print_progress(rows_loaded.load(), rows_loaded.load(), elapsed(), true);
+  const double rows_s = elapsed();
+  backend.finish_load(*setup_conn);
+  if (options.progress && elapsed() - rows_s >= 0.1) {
+    fmt::print(stderr, "finished the load ({}) in {:.1f} s\n", backend.name(), elapsed() - rows_s);
+  }
+
   // tpcc_meta is written last: its presence marks a complete load.
   StmtId insert_meta = setup_conn->prepare("INSERT INTO tpcc_meta (name, value) VALUES (?, ?)");
   setup_conn->write([&](Txn& txn) {
@@ -392,7 +399,6 @@ LoadInfo load_database(Backend& backend, const LoadOptions& options) {
     put("load_time", info.load_time_micros);
     return Outcome::kCommit;
   });
-  if (options.progress) print_progress(rows_loaded.load(), rows_loaded.load(), elapsed(), true);
   return info;
 }
 

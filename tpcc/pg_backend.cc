@@ -72,6 +72,8 @@ std::unique_ptr<PgConnection> PgBackend::open() {
   return connection;
 }
 
+void PgBackend::finish_load(Connection& conn) { conn.execute_script("VACUUM (ANALYZE)"); }
+
 bool PgBackend::exists() {
   if (cluster_ && !cluster_->has_data()) return false;
   auto connection = open();
