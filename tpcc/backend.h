@@ -175,6 +175,11 @@ class Backend {
   // marks the load complete: what the engine's own tuning guide does after
   // a bulk load (PostgreSQL: VACUUM ANALYZE). Nothing by default.
   virtual void finish_load(Connection& conn) { (void)conn; }
+  // The text that creates one element of schema_ddl() on this engine: the
+  // portable statement, or the same with the engine's storage options (SQLite:
+  // WITHOUT ROWID). Only the storage may differ; the columns, keys and indexes
+  // stay the portable schema's. The statement itself by default.
+  virtual std::string schema_statement(const std::string& ddl) const { return ddl; }
   // Engine settings worth recording with results (pragmas, config).
   virtual std::string describe_config() const = 0;
   // Process ids whose CPU time should be counted with ours (servers); none

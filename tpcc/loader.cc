@@ -305,7 +305,9 @@ LoadInfo load_database(Backend& backend, const LoadOptions& options) {
   if (options.warehouses < 1) throw BackendError("warehouses must be at least 1");
   backend.destroy();
   auto setup_conn = backend.connect();
-  for (const std::string& ddl : schema_ddl()) setup_conn->execute_script(ddl);
+  for (const std::string& ddl : schema_ddl()) {
+    setup_conn->execute_script(backend.schema_statement(ddl));
+  }
 
   Rng meta_rng(options.seed ^ 0xC0FFEEULL);
   LoadInfo info;

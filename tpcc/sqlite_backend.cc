@@ -137,4 +137,17 @@ std::string SqliteBackend::describe_config() const {
   return text;
 }
 
+void SqliteBackend::finish_load(Connection& conn) { conn.execute_script("ANALYZE"); }
+
+std::string SqliteBackend::schema_statement(const std::string& ddl) const {
+  if (!shared_->profile.without_rowid || ddl.rfind("CREATE TABLE ", 0) != 0) return ddl;
+  // Only a key of several columns: a one-column INTEGER key is the rowid
+  // itself already (tpcc_meta's text key is looked up once per run).
+  size_t key = ddl.find("PRIMARY KEY (");
+  if (key == std::string::npos) return ddl;
+  size_t close = ddl.find(')', key);
+  if (close == std::string::npos || ddl.find(',', key) > close) return ddl;
+  return ddl + " WITHOUT ROWID";
+}
+
 }  // namespace tpcc

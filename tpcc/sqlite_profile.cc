@@ -90,6 +90,14 @@ std::vector<SqliteProfile> make_profiles() {
   profiles.push_back(variant(ram, "ram-restart",
                              "RESTART checkpoints: the WAL is rewritten, not grown",
                              [](SqliteProfile& p) { p.checkpoint = "restart"; }));
+  profiles.push_back(variant(ram, "ram-norowid",
+                             "tables with a composite primary key WITHOUT ROWID",
+                             [](SqliteProfile& p) { p.without_rowid = true; }));
+  profiles.push_back(variant(ram, "ram-norowid-p8k", "WITHOUT ROWID and page_size=8192",
+                             [](SqliteProfile& p) {
+                               p.without_rowid = true;
+                               p.page_size = 8192;
+                             }));
   profiles.push_back(variant(ram, "ram-spin",
                              "busy handler yields 50 times, then sleeps 20..500 us",
                              [](SqliteProfile& p) {
@@ -126,6 +134,9 @@ std::vector<SqliteProfile> make_profiles() {
                              }));
   profiles.push_back(variant(disk, "disk-chunk", "database file grows in 64 MiB chunks",
                              [](SqliteProfile& p) { p.chunk_size = int64_t{64} << 20; }));
+  profiles.push_back(variant(disk, "disk-norowid",
+                             "tables with a composite primary key WITHOUT ROWID",
+                             [](SqliteProfile& p) { p.without_rowid = true; }));
   profiles.push_back(variant(disk, "disk-jsl",
                              "journal_size_limit=1 MiB (WAL truncated: appends; control)",
                              [](SqliteProfile& p) { p.journal_size_limit = int64_t{1} << 20; }));
@@ -206,10 +217,10 @@ std::vector<std::string> sqlite_profile_pragmas(const std::string& name, Storage
 std::string sqlite_profile_extras(const SqliteProfile& profile) {
   return fmt::format(
       "busy=yield {},sleep {}..{}us,give up {}ms writer_gate={} checkpoint={} "
-      "checkpoint_wait={}ms chunk_size={}",
+      "checkpoint_wait={}ms chunk_size={} without_rowid={}",
       profile.busy_yields, profile.busy_sleep_us, profile.busy_max_sleep_us,
       profile.busy_give_up_ms, profile.writer_gate ? "on" : "off", profile.checkpoint,
-      profile.checkpoint_wait_ms, profile.chunk_size);
+      profile.checkpoint_wait_ms, profile.chunk_size, profile.without_rowid ? "on" : "off");
 }
 
 }  // namespace tpcc

@@ -28,6 +28,8 @@ struct SqliteProfile {
 
   // Applied when the database file is created.
   int page_size = 4096;
+  // Tables with a PRIMARY KEY are made WITHOUT ROWID (clustered on the key).
+  bool without_rowid = false;
 
   // Applied to every connection (SQLite's own meaning and units).
   std::string synchronous = "FULL";  // OFF, NORMAL, FULL, EXTRA
