@@ -130,6 +130,20 @@ TEST_CASE("crc32c matches the standard check value, in hardware and by table") {
   // Extending in pieces equals one pass.
   REQUIRE(crc32c_extend(crc32c_extend(0, data.data(), 333), data.data() + 333, 667) ==
           crc32c_extend(0, data.data(), 1000));
+  // Long buffers (three interleaved 4 KiB stripes at a time), around the
+  // stripe boundaries, from a start that is not zero.
+  std::string big;
+  uint64_t state = 12345;
+  for (int idx = 0; idx < 40000; ++idx) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    big.push_back(static_cast<char>(state >> 56));
+  }
+  for (size_t size : {12287, 12288, 12289, 12295, 24576, 24583, 36863, 40000}) {
+    INFO(size);
+    REQUIRE(crc32c_extend(0, big.data(), size) == internal::crc32c_extend_portable(0, big.data(), size));
+    REQUIRE(crc32c_extend(0xDEADBEEF, big.data() + 1, size - 1) ==
+            internal::crc32c_extend_portable(0xDEADBEEF, big.data() + 1, size - 1));
+  }
 }
 
 TEST_CASE("every acknowledged change, DDL included, survives a reopen") {
