@@ -1,6 +1,7 @@
 #include "tpcc/driver.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -63,6 +65,13 @@ struct SharedRunState {
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> issued{0};  // transactions started, for max_transactions
   std::atomic<int> running{0};      // terminals still in their loop
+  // Set once the monitor has read the threads' CPU at the window's end: a
+  // harness thread that is done waits for it, so that its CPU is counted
+  // under its name (RunResult::cpu_by_thread), not as an ended thread's.
+  std::atomic<bool> cpu_read{false};
+  void wait_cpu_read() const {
+    while (!cpu_read.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   std::mutex error_mutex;
   std::string first_error;
 
@@ -414,6 +423,38 @@ void MixCounts::merge(const MixCounts& other) {
   total += other.total;
 }
 
+namespace {
+
+// CPU per transaction over the window, by thread name: each name's
+// growth; "(ended threads)" for what the process used beyond its live
+// threads (threads that ended in the window), when above 1% of it;
+// "(server)" for a database server's processes. Largest first.
+std::vector<std::pair<std::string, double>> cpu_by_thread(
+    const std::map<std::string, int64_t>& start, const std::map<std::string, int64_t>& end,
+    int64_t process_micros, int64_t server_micros, uint64_t completed) {
+  std::vector<std::pair<std::string, double>> shares;
+  const auto per_txn = [completed](int64_t micros) {
+    return static_cast<double>(micros) / static_cast<double>(completed);
+  };
+  int64_t live = 0;
+  for (const auto& [name, micros] : end) {
+    auto before = start.find(name);
+    const int64_t grown = micros - (before == start.end() ? 0 : before->second);
+    if (grown <= 0) continue;
+    live += grown;
+    shares.emplace_back(name, per_txn(grown));
+  }
+  if (process_micros - live > process_micros / 100) {
+    shares.emplace_back("(ended threads)", per_txn(process_micros - live));
+  }
+  if (server_micros > 0) shares.emplace_back("(server)", per_txn(server_micros));
+  std::stable_sort(shares.begin(), shares.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return shares;
+}
+
+}  // namespace
+
 RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions& options) {
   Rng run_rng(options.seed ^ 0x5EEDULL);
   NURandC run_c = make_run_c(run_rng, info.load_c);
@@ -452,8 +493,10 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
     for (size_t terminal_idx = 0; terminal_idx < terminals.size(); ++terminal_idx) {
       shared.running.fetch_add(1);
       threads.emplace_back([&, terminal_idx] {
+        pthread_setname_np(pthread_self(), "tpcc-terminal");  // RunResult::cpu_by_thread
         terminals[terminal_idx]->run(shared, live[terminal_idx]);
         shared.running.fetch_sub(1);
+        shared.wait_cpu_read();
       });
     }
   } else {
@@ -468,8 +511,10 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
       }
       shared.running.fetch_add(1);
       threads.emplace_back([&shared, group = std::move(group), group_live = std::move(group_live)] {
+        pthread_setname_np(pthread_self(), "tpcc-driver");  // RunResult::cpu_by_thread
         drive(group, group_live, shared);
         shared.running.fetch_sub(1);
+        shared.wait_cpu_read();
       });
     }
   }
@@ -478,6 +523,8 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
   std::vector<int> server_pids = backend.server_pids();
   int64_t cpu_start = 0;
   bool cpu_started = false;
+  int64_t server_start = 0;
+  std::map<std::string, int64_t> threads_start;
   uint64_t last_completed = 0, last_new_orders = 0;
   auto last_tick = start;
   auto totals = [&](uint64_t* completed, uint64_t* new_orders, uint64_t* retries) {
@@ -491,7 +538,9 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
   while (!shared.stop.load() && shared.running.load() > 0) {
     auto now = Clock::now();
     if (!cpu_started && now >= shared.measure_start) {
-      cpu_start = process_cpu_micros() + processes_cpu_micros(server_pids);
+      threads_start = thread_cpu_micros_by_name();
+      server_start = processes_cpu_micros(server_pids);
+      cpu_start = process_cpu_micros() + server_start;
       cpu_started = true;
       backend.begin_measurement();
     }
@@ -517,7 +566,10 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
       last_tick = now;
     }
   }
-  int64_t cpu_end = process_cpu_micros() + processes_cpu_micros(server_pids);
+  const int64_t server_end = processes_cpu_micros(server_pids);
+  int64_t cpu_end = process_cpu_micros() + server_end;
+  std::map<std::string, int64_t> threads_end = thread_cpu_micros_by_name();
+  shared.cpu_read.store(true);
   auto window_end = std::min(Clock::now(), shared.measure_end);
   shared.stop.store(true);
   for (std::thread& thread : threads) thread.join();
@@ -547,6 +599,11 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
       result.completed == 0 || !cpu_started
           ? 0
           : static_cast<double>(cpu_end - cpu_start) / static_cast<double>(result.completed);
+  if (result.completed > 0 && cpu_started) {
+    const int64_t server = server_end - server_start;
+    result.cpu_by_thread = cpu_by_thread(threads_start, threads_end, cpu_end - cpu_start - server,
+                                         server, result.completed);
+  }
   result.rss_bytes = resident_bytes();
   result.engine_metrics = backend.metrics();
   return result;

@@ -81,6 +81,9 @@ struct RunResult {
   double tps = 0;          // committed per second
   double tpmc = 0;         // New-Orders (rollbacks included) per minute
   double cpu_us_per_txn = 0;
+  // The same CPU split by thread name ("solo-owner", "tpcc-driver",
+  // "solo-ckpt", ...; "(server)": PostgreSQL's processes), largest first.
+  std::vector<std::pair<std::string, double>> cpu_by_thread;
   int64_t rss_bytes = 0;
   std::string error;       // first non-retryable error; the run stopped early
   int drivers = 0;         // driver threads used; 0: a thread per terminal

@@ -69,6 +69,11 @@ void print_summary(const RunReport& report) {
   fmt::print("committed {}  tps {:.0f}  tpmC {:.0f}  cpu {:.1f} us/txn  rss {:.1f} MiB\n",
              result.committed, result.tps, result.tpmc, result.cpu_us_per_txn,
              static_cast<double>(result.rss_bytes) / (1024.0 * 1024.0));
+  if (!result.cpu_by_thread.empty()) {
+    fmt::print("cpu by thread (us/txn):");
+    for (const auto& [name, value] : result.cpu_by_thread) fmt::print("  {} {:.1f}", name, value);
+    fmt::print("\n");
+  }
   for (const auto& [name, value] : result.engine_metrics) {
     fmt::print("{} {:.4g}  ", name, value);
   }
@@ -152,6 +157,9 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["per_type"] = per_type;
   doc["latency_cdf"] = cdf;
   doc["cpu_us_per_txn"] = result.cpu_us_per_txn;
+  json by_thread = json::object();
+  for (const auto& [name, value] : result.cpu_by_thread) by_thread[name] = value;
+  doc["cpu_us_per_txn_by_thread"] = by_thread;
   doc["rss_bytes"] = result.rss_bytes;
   doc["error"] = result.error;
   for (const auto& [name, value] : result.engine_metrics) doc[name] = value;

@@ -1,9 +1,12 @@
 #include "tpcc/sysinfo.h"
 
 #include <fmt/format.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -24,29 +27,70 @@ int64_t process_cpu_micros() {
   return micros(usage.ru_utime) + micros(usage.ru_stime);
 }
 
+namespace {
+
+// utime + stime of a /proc stat file (a process's or a thread's), in
+// microseconds; -1 if it cannot be read (the process or thread is gone).
+int64_t stat_cpu_micros(const std::string& path) {
+  std::ifstream stat(path);
+  std::string content;
+  if (!std::getline(stat, content)) return -1;
+  // Fields after the command name (which may contain spaces) in ')'.
+  size_t close = content.rfind(')');
+  if (close == std::string::npos || close + 2 > content.size()) return -1;
+  std::istringstream fields(content.substr(close + 2));
+  std::string field;
+  int64_t utime = 0, stime = 0;
+  for (int field_idx = 3; fields >> field; ++field_idx) {
+    if (field_idx == 14) utime = std::stoll(field);
+    if (field_idx == 15) {
+      stime = std::stoll(field);
+      break;
+    }
+  }
+  return (utime + stime) * 1000000 / sysconf(_SC_CLK_TCK);
+}
+
+// The CPU clock of thread `tid` of this process: the id that glibc's
+// pthread_getcpuclockid makes from a thread's TID (Linux's CPUCLOCK_SCHED |
+// CPUCLOCK_PERTHREAD_MASK, the TID inverted above them), usable for any
+// thread of the same process.
+clockid_t thread_clock(int tid) {
+  return static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | 6u);
+}
+
+}  // namespace
+
 int64_t processes_cpu_micros(const std::vector<int>& pids) {
   int64_t total = 0;
-  long ticks_per_second = sysconf(_SC_CLK_TCK);
   for (int pid : pids) {
-    std::ifstream stat(fmt::format("/proc/{}/stat", pid));
-    std::string content;
-    if (!std::getline(stat, content)) continue;
-    // Fields after the command name (which may contain spaces) in ')'.
-    size_t close = content.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(content.substr(close + 2));
-    std::string field;
-    int64_t utime = 0, stime = 0;
-    for (int field_idx = 3; fields >> field; ++field_idx) {
-      if (field_idx == 14) utime = std::stoll(field);
-      if (field_idx == 15) {
-        stime = std::stoll(field);
-        break;
-      }
-    }
-    total += (utime + stime) * 1000000 / ticks_per_second;
+    int64_t micros = stat_cpu_micros(fmt::format("/proc/{}/stat", pid));
+    if (micros > 0) total += micros;
   }
   return total;
+}
+
+std::map<std::string, int64_t> thread_cpu_micros_by_name() {
+  std::map<std::string, int64_t> by_name;
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return by_name;
+  while (const dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    const int tid = std::atoi(entry->d_name);
+    std::ifstream comm(fmt::format("/proc/self/task/{}/comm", tid));
+    std::string name;
+    if (!std::getline(comm, name)) continue;  // ended meanwhile
+    int64_t micros = -1;
+    timespec ts{};
+    if (::clock_gettime(thread_clock(tid), &ts) == 0) {
+      micros = ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+    } else {
+      micros = stat_cpu_micros(fmt::format("/proc/self/task/{}/stat", tid));
+    }
+    if (micros >= 0) by_name[name] += micros;
+  }
+  ::closedir(tasks);
+  return by_name;
 }
 
 int64_t resident_bytes() {

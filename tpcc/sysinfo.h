@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,12 @@ int64_t process_cpu_micros();
 // CPU time of other processes (e.g. a database server), in microseconds;
 // processes that are gone count 0.
 int64_t processes_cpu_micros(const std::vector<int>& pids);
+// CPU time (user + system) of this process's live threads, summed by
+// thread name (/proc/self/task/*/comm, e.g. "solo-owner"), in microseconds.
+// Read with nanosecond resolution from each thread's CPU clock where the
+// kernel allows it, else in clock ticks from /proc (10 ms here). A thread
+// that has ended is not in it (process_cpu_micros still counts it).
+std::map<std::string, int64_t> thread_cpu_micros_by_name();
 // Resident set size of this process, in bytes.
 int64_t resident_bytes();
 // Of those, anonymous memory in transparent huge pages (AnonHugePages of

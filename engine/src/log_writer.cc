@@ -5,6 +5,8 @@
 // one; the current one is synced first, so a torn write can only be the last.
 #include "log_writer.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -186,6 +188,7 @@ void LogWriter::submit(std::string* frames, uint64_t last_lsn, uint64_t saved_by
 }
 
 void LogWriter::thread_main() {
+  pthread_setname_np(pthread_self(), "solo-sync");
   while (true) {
     uint64_t last_lsn;
     uint64_t saved_bytes;

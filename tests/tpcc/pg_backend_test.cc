@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -471,6 +472,16 @@ TEST_CASE("pg: W=1 load and a 5 s run with 4 terminals keep every condition", "[
              load_s, result.tps, retries, result.cpu_us_per_txn);
   CHECK(result.cpu_us_per_txn > 0);
   CHECK(backend.server_pids().size() >= 2);
+  // The split by thread: the server's processes and the terminal threads,
+  // adding up to the whole.
+  {
+    std::map<std::string, double> split(result.cpu_by_thread.begin(), result.cpu_by_thread.end());
+    CHECK(split["(server)"] > 0);
+    CHECK(split["tpcc-terminal"] > 0);
+    double sum = 0;
+    for (const auto& [name, value] : split) sum += value;
+    CHECK(sum == Approx(result.cpu_us_per_txn).epsilon(0.05));
+  }
 
   auto connection = backend.connect();
   for (const ConditionResult& condition : check_consistency(*connection, false)) {

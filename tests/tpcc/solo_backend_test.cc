@@ -237,6 +237,18 @@ TEST_CASE("a driver thread runs a split Delivery as ten transactions, one after 
   INFO(result.error);
   REQUIRE(result.error.empty());
   CHECK(result.drivers == 1);  // submitted writes: the driver's continuation path
+  // The process's CPU split by thread: the owner's and the driver's shares
+  // are there, and the split adds up to the whole.
+  {
+    std::map<std::string, double> split(result.cpu_by_thread.begin(), result.cpu_by_thread.end());
+    INFO("cpu " << result.cpu_us_per_txn << " us/txn");
+    CHECK(split["solo-owner"] > 0);
+    CHECK(split["tpcc-driver"] > 0);
+    CHECK(split.count("tpcc-terminal") == 0);
+    double sum = 0;
+    for (const auto& [name, value] : split) sum += value;
+    CHECK(sum == Approx(result.cpu_us_per_txn).epsilon(0.05));
+  }
   const uint64_t deliveries = result.per_type[static_cast<int>(TxnType::kDelivery)].count;
   REQUIRE(deliveries > 0);
   // Each write is also timed to the owner's answer, which comes no later
