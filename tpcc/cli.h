@@ -22,6 +22,7 @@ struct CliOptions {
   // Driver threads for engines that take submitted writes (solo); 0: a
   // thread per terminal.
   int drivers = 1;
+  int connections = -1;  // --connections: 0 is one per terminal, -1 the engine's default
   // Districts per database transaction of a Delivery (1..10; 10: one
   // transaction, the same on every engine).
   int delivery_districts = 10;

@@ -43,6 +43,12 @@ struct RunOptions {
   // 2.7.4.1), run one after another by its terminal; its response time runs
   // from the first one's start to the last one's answer.
   int delivery_districts = 10;
+  // > 0 and < terminals (thread-per-terminal mode): the terminals share
+  // this many connections, as behind a connection pool or a transaction
+  // monitor; a terminal takes one for each business transaction (a split
+  // Delivery keeps it for all its database transactions), waiting for the
+  // longest-waiting first, and the wait counts in its response time.
+  int connections = 0;
 };
 
 struct TypeStats {
@@ -88,6 +94,7 @@ struct RunResult {
   std::string error;       // first non-retryable error; the run stopped early
   int drivers = 0;         // driver threads used; 0: a thread per terminal
   int delivery_districts = 10;  // districts per database transaction of a Delivery
+  int connections = 0;          // connections the terminals shared (0: one each)
   // Backend::metrics() after the run (e.g. solo's owner_utilization).
   std::vector<std::pair<std::string, double>> engine_metrics;
 };

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tpcc/audit.h"
@@ -155,6 +156,17 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.seed = options.seed;
   run_options.think = options.think;
   run_options.drivers = options.drivers;
+  if (options.connections > 0 && options.backend.engine == "solo" && options.drivers > 0) {
+    fmt::print(stderr, "note: --connections applies to a thread per terminal; solo's terminals run "
+                       "on {} driver thread(s) (--drivers 0 for a thread each)\n", options.drivers);
+  }
+  // PostgreSQL behind a pool of 4 connections per core unless told
+  // otherwise (tpcc/README.md, "PostgreSQL behind a connection pool").
+  run_options.connections =
+      options.connections >= 0 ? options.connections
+      : options.backend.engine == "postgres"
+          ? 4 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+          : 0;
   run_options.delivery_districts = options.delivery_districts;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;

@@ -38,9 +38,10 @@ void print_summary(const RunReport& report) {
   const RunResult& result = report.result;
   fmt::print("\nTPC-C  engine={}  storage={}  W={}  T={}{}  measured {:.1f} s{}\n", report.engine,
              report.storage, report.warehouses, report.terminals,
-             result.drivers > 0 ? fmt::format(" (on {} driver thread{})", result.drivers,
-                                              result.drivers == 1 ? "" : "s")
-                                : "",
+             result.drivers > 0   ? fmt::format(" (on {} driver thread{})", result.drivers,
+                                                result.drivers == 1 ? "" : "s")
+             : result.connections > 0 ? fmt::format(" (sharing {} connections)", result.connections)
+                                      : "",
              result.measured_s, report.think ? "  (keying and think times on)" : "");
   if (result.delivery_districts < kDistrictsPerWarehouse) {
     fmt::print("delivery: {} district{} per database transaction\n", result.delivery_districts,
@@ -113,6 +114,7 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["seed"] = report.seed;
   doc["think"] = report.think;
   doc["drivers"] = result.drivers;
+  doc["connections"] = result.connections;
   doc["delivery_districts"] = result.delivery_districts;
   doc["load_s"] = report.load_s;
   doc["config"] = report.config;

@@ -31,6 +31,7 @@ expect 2 "unknown option '--wharehouses'" -- run --wharehouses 2
 expect 2 "--warehouses must be between 1" -- run --warehouses 0
 expect 2 "--terminals must be between 1" -- run --terminals 0
 expect 2 "--drivers must be between 0 and 64" -- run --drivers 65
+expect 2 "--connections must be between 0 and" -- run --connections -1
 expect 2 "--delivery-districts must be between 1 and 10" -- run --delivery-districts 11
 expect 2 "--delivery-districts must be between 1 and 10" -- run --delivery-districts 0
 expect 2 "--duration expects a number of seconds" -- run --duration soon

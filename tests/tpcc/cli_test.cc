@@ -53,6 +53,15 @@ TEST_CASE("defaults") {
   auto given = parse_cli({"run", "--delivery-districts", "3"}, &error);
   REQUIRE(given.has_value());
   CHECK(given->delivery_districts == 3);
+  // Connections: the engine's default (-1: PostgreSQL's pool, a connection
+  // per terminal elsewhere) unless given; 0 asks for one per terminal.
+  CHECK(options->connections == -1);
+  auto pooled = parse_cli({"run", "--connections", "0"}, &error);
+  REQUIRE(pooled.has_value());
+  CHECK(pooled->connections == 0);
+  pooled = parse_cli({"run", "--connections=12"}, &error);
+  REQUIRE(pooled.has_value());
+  CHECK(pooled->connections == 12);
 }
 
 TEST_CASE("bad input names the problem") {
