@@ -369,7 +369,9 @@ class Terminal {
         order_status_ = make_order_status(rng_, run_c_, home_w_);
         pending_mix_.order_statuses = 1;
         pending_mix_.order_statuses_by_name = order_status_.by_name ? 1 : 0;
-        body_ = [this](Txn& txn) { return run_order_status(txn, session_->stmts, order_status_, nullptr); };
+        body_ = [this](Txn& txn) {
+          return run_order_status(txn, session_->stmts, order_status_, nullptr);
+        };
         return false;
       case TxnType::kDelivery:
         delivery_ = make_delivery(rng_, home_w_, now);
@@ -381,7 +383,9 @@ class Terminal {
         return true;
       case TxnType::kStockLevel:
         stock_level_ = make_stock_level(rng_, home_w_, home_d_);
-        body_ = [this](Txn& txn) { return run_stock_level(txn, session_->stmts, stock_level_, nullptr); };
+        body_ = [this](Txn& txn) {
+          return run_stock_level(txn, session_->stmts, stock_level_, nullptr);
+        };
         return false;
     }
     throw BackendError("unknown transaction type");
