@@ -1,6 +1,5 @@
 #include "tpcc/owner_profile.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -19,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "tpcc/backend.h"
+#include "tpcc/sysinfo.h"
 
 extern char** environ;
 
@@ -67,20 +67,10 @@ std::vector<std::string> bucket_order() {
 
 // The TID of this process's thread named `name`, or -1.
 int find_thread(const char* name) {
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) return -1;
-  int found = -1;
-  while (const dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] == '.') continue;
-    std::ifstream comm(fmt::format("/proc/self/task/{}/comm", entry->d_name));
-    std::string line;
-    if (std::getline(comm, line) && line == name) {
-      found = std::atoi(entry->d_name);
-      break;
-    }
+  for (const auto& [tid, thread_name] : process_threads()) {
+    if (thread_name == name) return tid;
   }
-  ::closedir(tasks);
-  return found;
+  return -1;
 }
 
 bool perf_available() {

@@ -70,16 +70,24 @@ int64_t processes_cpu_micros(const std::vector<int>& pids) {
   return total;
 }
 
-std::map<std::string, int64_t> thread_cpu_micros_by_name() {
-  std::map<std::string, int64_t> by_name;
+std::vector<std::pair<int, std::string>> process_threads() {
+  std::vector<std::pair<int, std::string>> threads;
   DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) return by_name;
+  if (tasks == nullptr) return threads;
   while (const dirent* entry = ::readdir(tasks)) {
     if (entry->d_name[0] == '.') continue;
     const int tid = std::atoi(entry->d_name);
     std::ifstream comm(fmt::format("/proc/self/task/{}/comm", tid));
     std::string name;
-    if (!std::getline(comm, name)) continue;  // ended meanwhile
+    if (std::getline(comm, name)) threads.emplace_back(tid, std::move(name));  // else ended meanwhile
+  }
+  ::closedir(tasks);
+  return threads;
+}
+
+std::map<std::string, int64_t> thread_cpu_micros_by_name() {
+  std::map<std::string, int64_t> by_name;
+  for (const auto& [tid, name] : process_threads()) {
     int64_t micros = -1;
     timespec ts{};
     if (::clock_gettime(thread_clock(tid), &ts) == 0) {
@@ -89,7 +97,6 @@ std::map<std::string, int64_t> thread_cpu_micros_by_name() {
     }
     if (micros >= 0) by_name[name] += micros;
   }
-  ::closedir(tasks);
   return by_name;
 }
 

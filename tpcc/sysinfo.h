@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpcc {
@@ -13,6 +14,8 @@ int64_t process_cpu_micros();
 // CPU time of other processes (e.g. a database server), in microseconds;
 // processes that are gone count 0.
 int64_t processes_cpu_micros(const std::vector<int>& pids);
+// This process's live threads: (TID, name from /proc/self/task/*/comm).
+std::vector<std::pair<int, std::string>> process_threads();
 // CPU time (user + system) of this process's live threads, summed by
 // thread name (/proc/self/task/*/comm, e.g. "solo-owner"), in microseconds.
 // Read with nanosecond resolution from each thread's CPU clock where the
