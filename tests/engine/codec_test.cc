@@ -278,6 +278,57 @@ TEST_CASE("prefix_successor bounds every extension of a prefix") {
   REQUIRE(std::string("ab\xff\xff") < prefix_successor("ab"));
 }
 
+TEST_CASE("patches whose values keep every size overwrite the row in place") {
+  // patch_row_spans with the row's columns known: when each new value takes
+  // as many bytes as the old one (a counter, an amount, a date, a string of
+  // the same length, NULL over NULL), the row is copied whole and the values
+  // written over the old ones. The result and the spans must be what
+  // encoding the changed row gives.
+  TableSchema schema = all_types();
+  Row row = {Value::Int(5),     Value::Null(),        Value::Int(-7),    Value::Int(12345),
+             Value::String("ab"), Value::String("hello"), Value::String("xyz"),
+             Value::Int(1),     Value::Double(0.5),   Value::Int(9)};
+  std::string bytes;
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  std::vector<ColumnView> views(schema.columns.size());
+  REQUIRE(decode_row_view(schema, bytes, views).ok());
+  const std::vector<uint32_t> columns = {9, 0, 3, 1, 7, 8, 5, 2};
+  const std::vector<Value> values = {Value::Int(-9),     Value::Int(300),  Value::Int(-5),
+                                     Value::Null(),      Value::Int(2),    Value::Double(7.75),
+                                     Value::String("HELLO"), Value::Int(INT64_MAX)};
+  Row expected = row;
+  for (size_t idx = 0; idx < columns.size(); ++idx) expected[columns[idx]] = values[idx];
+  std::string want, got;
+  REQUIRE(encode_row(schema, expected, &want).ok());
+  REQUIRE(want.size() == bytes.size());
+  std::vector<internal::PatchedColumn> spans;
+  REQUIRE(internal::patch_row_spans(schema, bytes, columns, values, &got, &spans, views.data()).ok());
+  REQUIRE(got == want);
+  std::vector<ColumnView> changed(schema.columns.size());
+  REQUIRE(decode_row_view(schema, want, changed).ok());
+  REQUIRE(spans.size() == columns.size());
+  uint32_t last = 0;
+  for (const internal::PatchedColumn& span : spans) {
+    REQUIRE((span.column >= last));  // ascending, as the redo entry wants them
+    last = span.column;
+    const uint32_t start = span.column == 0 ? 2 : changed[span.column - 1].end;
+    REQUIRE(span.start == start);
+    REQUIRE(span.end == changed[span.column].end);
+    REQUIRE(span.null == (span.column == 1));
+  }
+  // One longer value among them: the general path, the same row again.
+  std::vector<uint32_t> longer_columns = columns;
+  std::vector<Value> longer_values = values;
+  longer_columns.push_back(6);
+  longer_values.push_back(Value::String("longer than before"));
+  expected[6] = longer_values.back();
+  REQUIRE(encode_row(schema, expected, &want).ok());
+  REQUIRE(internal::patch_row_spans(schema, bytes, longer_columns, longer_values, &got, &spans,
+                                    views.data())
+              .ok());
+  REQUIRE(got == want);
+}
+
 TEST_CASE("patch_row equals decode, change, encode_row") {
   TableSchema schema = all_types();
   Row row = {Value::Int(5),        Value::Null(),          Value::Int(-7),
