@@ -233,14 +233,21 @@ int main(int argc, char** argv) {
     }
     if (arg + 1 >= argc) die("missing value for " + name);
     std::string value = argv[++arg];
+    char* end = nullptr;
+    auto whole = [&] {  // the value was a number, all of it
+      if (end == value.c_str() || *end != '\0') die("bad number '" + value + "' for " + name);
+    };
     if (name == "--dir") {
       dir = value;
     } else if (name == "--seconds") {
-      seconds = std::atof(value.c_str());
+      seconds = std::strtod(value.c_str(), &end);
+      whole();
     } else if (name == "--terminals") {
-      terminals = std::atoi(value.c_str());
+      terminals = static_cast<int>(std::strtol(value.c_str(), &end, 10));
+      whole();
     } else if (name == "--seed") {
-      seed = std::strtoull(value.c_str(), nullptr, 10);
+      seed = std::strtoull(value.c_str(), &end, 10);
+      whole();
     } else {
       die("unknown option " + name + " (see --help)");
     }
