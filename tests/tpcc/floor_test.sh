@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engine/tpcc_floor (results/engine-floor) keeps doing New-Order's work: on a
+# tpcc/tpcc_floor (results/engine-floor) keeps doing New-Order's work: on a
 # freshly loaded W=1 database, a second of floor New-Orders adds exactly as
 # many orders as it reports and leaves every consistency condition holding;
 # bad input gets a one-line error and exit status 1.

@@ -12,10 +12,9 @@
 // DIR is a loaded TPC-C W=1 database of solo (`tpcc load --engine solo
 // --storage disk --dir DIR --warehouses 1`); the run changes it, so pass a
 // copy. T writes are kept in flight (Database::submit), as tpcc's driver
-// does. Inputs follow clause 2.4.1 (NURand items and customers, 5-15 lines,
-// 1% remote lines impossible at W=1) except that no New-Order uses an
-// unused item: the 1% rollbacks are left out. Prints tps, the owner's busy
-// time per New-Order and the process CPU per New-Order.
+// does. Inputs are tpcc's (make_new_order, clause 2.4.1) except that no
+// New-Order uses an unused item: the 1% rollbacks are drawn again. Prints
+// tps, the owner's busy time per New-Order and the process CPU per New-Order.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -25,12 +24,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "solo/codec.h"
 #include "solo/database.h"
+#include "tpcc/random.h"
+#include "tpcc/transactions.h"
 
 namespace {
 
@@ -69,18 +69,7 @@ struct Table {
   }
 };
 
-struct Line {
-  int64_t i_id = 0;
-  int64_t quantity = 0;
-};
-
-struct NewOrderInput {
-  int64_t d_id = 0;
-  int64_t c_id = 0;
-  int ol_cnt = 0;
-  std::array<Line, 15> lines{};
-  int64_t entry_d = 0;
-};
+using tpcc::NewOrderInput;
 
 // Column positions, looked up once.
 struct Schema {
@@ -103,12 +92,12 @@ class NewOrder {
   Status operator()(solo::WriteTxn& txn) {
     Status status;
     // Warehouse and customer: read.
-    s_.warehouse.key({1}, &key_);
+    s_.warehouse.key({in_.w_id}, &key_);
     std::string_view row;
     if (!(status = txn.get(s_.warehouse.info->id, key_, &row)).ok()) return status;
     decode(s_.warehouse, row, s_.w_tax + 1);
     const int64_t w_tax = cols_[s_.w_tax].int_value;
-    s_.customer.key({1, in_.d_id, in_.c_id}, &key_);
+    s_.customer.key({in_.w_id, in_.d_id, in_.c_id}, &key_);
     if (!(status = txn.get(s_.customer.info->id, key_, &row)).ok()) return status;
     decode(s_.customer, row, s_.c_discount + 1);
     const int64_t c_discount = cols_[s_.c_discount].int_value;
@@ -125,7 +114,7 @@ class NewOrder {
       answer_.i_data[line].assign(cols_[s_.i_data].string);
     }
     // District: the next order id, bumped.
-    s_.district.key({1, in_.d_id}, &key_);
+    s_.district.key({in_.w_id, in_.d_id}, &key_);
     if (!(status = txn.get_for_update(s_.district.info->id, key_, &row)).ok()) return status;
     decode(s_.district, row, s_.district.info->schema.columns.size());
     const int64_t d_tax = cols_[s_.d_tax].int_value;
@@ -133,20 +122,26 @@ class NewOrder {
     values_.assign(1, Value::Int(o_id + 1));
     if (!(status = patch(txn, s_.district, row, {s_.d_next_o_id})).ok()) return status;
     // The order and its new_order row.
-    row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(1), Value::Int(in_.c_id),
-                 Value::Int(in_.entry_d), Value(), Value::Int(in_.ol_cnt), Value::Int(1)});
+    row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(in_.w_id), Value::Int(in_.c_id),
+                 Value::Int(in_.entry_d), Value(), Value::Int(in_.ol_cnt),
+                 Value::Int(in_.all_local() ? 1 : 0)});
     if (!(status = txn.insert(s_.orders.info->id, row_)).ok()) return status;
-    row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(1)});
+    row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(in_.w_id)});
     if (!(status = txn.insert(s_.new_order.info->id, row_)).ok()) return status;
     // Stock, in item order (as tpcc does, to avoid deadlocks elsewhere).
     std::array<int, 15> order{};
     for (int line = 0; line < in_.ol_cnt; ++line) order[line] = line;
     std::stable_sort(order.begin(), order.begin() + in_.ol_cnt,
-                     [&](int a, int b) { return in_.lines[a].i_id < in_.lines[b].i_id; });
+                     [&](int a, int b) {
+                       const tpcc::NewOrderLine& la = in_.lines[a];
+                       const tpcc::NewOrderLine& lb = in_.lines[b];
+                       return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id
+                                                               : la.i_id < lb.i_id;
+                     });
     const uint32_t s_dist = s_.s_dist_01 + static_cast<uint32_t>(in_.d_id) - 1;
     for (int sorted = 0; sorted < in_.ol_cnt; ++sorted) {
-      const Line& line = in_.lines[order[sorted]];
-      s_.stock.key({1, line.i_id}, &key_);
+      const tpcc::NewOrderLine& line = in_.lines[order[sorted]];
+      s_.stock.key({line.supply_w_id, line.i_id}, &key_);
       if (!(status = txn.get_for_update(s_.stock.info->id, key_, &row)).ok()) return status;
       decode(s_.stock, row, s_.stock.info->schema.columns.size());
       const int64_t quantity = cols_[s_.s_quantity].int_value;
@@ -156,7 +151,7 @@ class NewOrder {
       answer_.dist_info[order[sorted]].assign(cols_[s_dist].string);
       values_.assign({Value::Int(next), Value::Int(cols_[s_.s_ytd].int_value + line.quantity),
                       Value::Int(cols_[s_.s_order_cnt].int_value + 1),
-                      Value::Int(cols_[s_.s_remote_cnt].int_value)});
+                      Value::Int(cols_[s_.s_remote_cnt].int_value + (line.supply_w_id != in_.w_id ? 1 : 0))});
       status = patch(txn, s_.stock, row, {s_.s_quantity, s_.s_ytd, s_.s_order_cnt, s_.s_remote_cnt});
       if (!status.ok()) return status;
     }
@@ -165,8 +160,8 @@ class NewOrder {
     for (int line = 0; line < in_.ol_cnt; ++line) {
       const int64_t amount = in_.lines[line].quantity * prices[line];
       total += amount;
-      row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(1), Value::Int(line + 1),
-                   Value::Int(in_.lines[line].i_id), Value::Int(1), Value(),
+      row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(in_.w_id), Value::Int(line + 1),
+                   Value::Int(in_.lines[line].i_id), Value::Int(in_.lines[line].supply_w_id), Value(),
                    Value::Int(in_.lines[line].quantity), Value::Int(amount),
                    Value::String(answer_.dist_info[line])});
       if (!(status = txn.insert(s_.order_line.info->id, row_)).ok()) return status;
@@ -200,14 +195,6 @@ class NewOrder {
   solo::Row row_;
   Answer answer_;
 };
-
-// NURand(A, x, y) of clause 2.1.6, with a fixed C.
-int64_t nurand(std::mt19937_64& rng, int64_t a, int64_t x, int64_t y, int64_t c) {
-  auto uniform = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
-  return (((uniform(0, a) | uniform(x, y)) + c) % (y - x + 1)) + x;
-}
 
 struct Terminal {
   NewOrderInput input;
@@ -296,20 +283,18 @@ int main(int argc, char** argv) {
   schema.s_data = schema.stock.column("s_data");
   schema.s_dist_01 = schema.stock.column("s_dist_01");
 
-  std::mt19937_64 rng(seed);
-  auto uniform = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  // Inputs as tpcc's terminals draw them (make_new_order), W=1; an input of
+  // the 1% rollback case is drawn again (the floor measures committed ones).
+  tpcc::Rng rng(seed);
+  const tpcc::NURandC load_c = tpcc::make_load_c(rng);
+  const tpcc::NURandC run_c = tpcc::make_run_c(rng, load_c);
   auto next_input = [&](NewOrderInput* in) {
-    in->d_id = uniform(1, 10);
-    in->c_id = nurand(rng, 1023, 1, 3000, 259);
-    in->ol_cnt = static_cast<int>(uniform(5, 15));
-    for (int line = 0; line < in->ol_cnt; ++line) {
-      in->lines[line] = Line{nurand(rng, 8191, 1, 100000, 7911), uniform(1, 10)};
-    }
-    in->entry_d = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+    const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    do {
+      *in = tpcc::make_new_order(rng, run_c, /*warehouses=*/1, /*home_w=*/1, now);
+    } while (in->rollback);
   };
 
   std::vector<Terminal> slots(static_cast<size_t>(terminals));
