@@ -131,13 +131,11 @@ class NewOrder {
     // Stock, in item order (as tpcc does, to avoid deadlocks elsewhere).
     std::array<int, 15> order{};
     for (int line = 0; line < in_.ol_cnt; ++line) order[line] = line;
-    std::stable_sort(order.begin(), order.begin() + in_.ol_cnt,
-                     [&](int a, int b) {
-                       const tpcc::NewOrderLine& la = in_.lines[a];
-                       const tpcc::NewOrderLine& lb = in_.lines[b];
-                       return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id
-                                                               : la.i_id < lb.i_id;
-                     });
+    std::stable_sort(order.begin(), order.begin() + in_.ol_cnt, [&](int a, int b) {
+      const tpcc::NewOrderLine& la = in_.lines[a];
+      const tpcc::NewOrderLine& lb = in_.lines[b];
+      return la.supply_w_id != lb.supply_w_id ? la.supply_w_id < lb.supply_w_id : la.i_id < lb.i_id;
+    });
     const uint32_t s_dist = s_.s_dist_01 + static_cast<uint32_t>(in_.d_id) - 1;
     for (int sorted = 0; sorted < in_.ol_cnt; ++sorted) {
       const tpcc::NewOrderLine& line = in_.lines[order[sorted]];
@@ -145,14 +143,16 @@ class NewOrder {
       if (!(status = txn.get_for_update(s_.stock.info->id, key_, &row)).ok()) return status;
       decode(s_.stock, row, s_.stock.info->schema.columns.size());
       const int64_t quantity = cols_[s_.s_quantity].int_value;
-      const int64_t next = quantity >= line.quantity + 10 ? quantity - line.quantity
-                                                          : quantity - line.quantity + 91;
+      const int64_t next =
+          quantity >= line.quantity + 10 ? quantity - line.quantity : quantity - line.quantity + 91;
       answer_.s_data[order[sorted]].assign(cols_[s_.s_data].string);
       answer_.dist_info[order[sorted]].assign(cols_[s_dist].string);
-      values_.assign({Value::Int(next), Value::Int(cols_[s_.s_ytd].int_value + line.quantity),
-                      Value::Int(cols_[s_.s_order_cnt].int_value + 1),
-                      Value::Int(cols_[s_.s_remote_cnt].int_value + (line.supply_w_id != in_.w_id ? 1 : 0))});
-      status = patch(txn, s_.stock, row, {s_.s_quantity, s_.s_ytd, s_.s_order_cnt, s_.s_remote_cnt});
+      values_.assign(
+          {Value::Int(next), Value::Int(cols_[s_.s_ytd].int_value + line.quantity),
+           Value::Int(cols_[s_.s_order_cnt].int_value + 1),
+           Value::Int(cols_[s_.s_remote_cnt].int_value + (line.supply_w_id != in_.w_id ? 1 : 0))});
+      status =
+          patch(txn, s_.stock, row, {s_.s_quantity, s_.s_ytd, s_.s_order_cnt, s_.s_remote_cnt});
       if (!status.ok()) return status;
     }
     // The order lines.
@@ -160,8 +160,9 @@ class NewOrder {
     for (int line = 0; line < in_.ol_cnt; ++line) {
       const int64_t amount = in_.lines[line].quantity * prices[line];
       total += amount;
-      row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(in_.w_id), Value::Int(line + 1),
-                   Value::Int(in_.lines[line].i_id), Value::Int(in_.lines[line].supply_w_id), Value(),
+      row_.assign({Value::Int(o_id), Value::Int(in_.d_id), Value::Int(in_.w_id),
+                   Value::Int(line + 1), Value::Int(in_.lines[line].i_id),
+                   Value::Int(in_.lines[line].supply_w_id), Value(),
                    Value::Int(in_.lines[line].quantity), Value::Int(amount),
                    Value::String(answer_.dist_info[line])});
       if (!(status = txn.insert(s_.order_line.info->id, row_)).ok()) return status;
@@ -250,22 +251,23 @@ int main(int argc, char** argv) {
 
   Schema schema;
   check(db->read([&](solo::ReadTxn& txn) {
-          const solo::Catalog& catalog = txn.catalog();
-          auto table = [&](const char* name) {
-            const TableInfo* info = catalog.find_table(name);
-            if (info == nullptr) die(std::string("no table ") + name + " (is DIR a loaded tpcc database?)");
-            return Table{info};
-          };
-          schema.warehouse = table("warehouse");
-          schema.district = table("district");
-          schema.customer = table("customer");
-          schema.item = table("item");
-          schema.stock = table("stock");
-          schema.orders = table("orders");
-          schema.new_order = table("new_order");
-          schema.order_line = table("order_line");
-          return Status::OK();
-        }),
+    const solo::Catalog& catalog = txn.catalog();
+    auto table = [&](const char* name) {
+      const TableInfo* info = catalog.find_table(name);
+      if (info == nullptr)
+        die(std::string("no table ") + name + " (is DIR a loaded tpcc database?)");
+      return Table{info};
+    };
+    schema.warehouse = table("warehouse");
+    schema.district = table("district");
+    schema.customer = table("customer");
+    schema.item = table("item");
+    schema.stock = table("stock");
+    schema.orders = table("orders");
+    schema.new_order = table("new_order");
+    schema.order_line = table("order_line");
+    return Status::OK();
+  }),
         "catalog");
   schema.w_tax = schema.warehouse.column("w_tax");
   schema.d_tax = schema.district.column("d_tax");
@@ -317,8 +319,8 @@ int main(int argc, char** argv) {
   const solo::Stats before = db->stats();
   const double cpu_before = cpu_now();
   const Clock::time_point start = Clock::now();
-  const Clock::time_point end = start + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(seconds));
+  const Clock::time_point end =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   for (size_t idx = 0; idx < slots.size(); ++idx) submit(idx);
   uint64_t done = 0;
   int64_t checksum = 0;
@@ -335,12 +337,13 @@ int main(int argc, char** argv) {
   const solo::Stats after = db->stats();
   const double busy_us = static_cast<double>(after.owner_busy_ns - before.owner_busy_ns) / 1e3;
   const double idle_us = static_cast<double>(after.owner_idle_ns - before.owner_idle_ns) / 1e3;
-  std::printf("new_orders %lu in %.2f s: %.0f tps, owner busy %.2f us per New-Order "
-              "(utilization %.2f), process CPU %.2f us per New-Order, rounds %lu "
-              "(checksum %ld)\n",
-              static_cast<unsigned long>(done), elapsed, static_cast<double>(done) / elapsed,
-              busy_us / static_cast<double>(done), busy_us / (busy_us + idle_us),
-              cpu_us / static_cast<double>(done),
-              static_cast<unsigned long>(after.rounds - before.rounds), static_cast<long>(checksum));
+  std::printf(
+      "new_orders %lu in %.2f s: %.0f tps, owner busy %.2f us per New-Order "
+      "(utilization %.2f), process CPU %.2f us per New-Order, rounds %lu "
+      "(checksum %ld)\n",
+      static_cast<unsigned long>(done), elapsed, static_cast<double>(done) / elapsed,
+      busy_us / static_cast<double>(done), busy_us / (busy_us + idle_us),
+      cpu_us / static_cast<double>(done), static_cast<unsigned long>(after.rounds - before.rounds),
+      static_cast<long>(checksum));
   return 0;
 }
