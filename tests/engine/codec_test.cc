@@ -72,6 +72,68 @@ TEST_CASE("row encoding round-trips every type and NULL") {
   REQUIRE(!decode_row_view(schema, bytes, too_few).ok());
 }
 
+TEST_CASE("decode_row_view agrees with decode_row on long strings, and refuses every truncation") {
+  TableSchema schema = all_types();
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Strings of 0..300 bytes and one of 20000: one-, two- and three-byte
+    // lengths; some columns NULL.
+    auto text = [&](size_t length) {
+      std::string out(length, '\0');
+      for (char& ch : out) ch = static_cast<char>(rng());
+      return out;
+    };
+    auto maybe = [&](Value value) { return rng() % 5 == 0 ? Value::Null() : value; };
+    const size_t long_length = trial % 10 == 0 ? 20000 : rng() % 301;
+    Row row = {maybe(Value::Int(static_cast<int16_t>(rng()))), maybe(Value::Int(static_cast<int32_t>(rng()))),
+               maybe(Value::Int(static_cast<int64_t>(rng()))), maybe(Value::Int(static_cast<int64_t>(rng() % 1000000))),
+               maybe(Value::String(text(rng() % 5))),          maybe(Value::String(text(rng() % 11))),
+               maybe(Value::String(text(long_length))),        maybe(Value::Int(static_cast<int64_t>(rng() >> 1))),
+               maybe(Value::Double(static_cast<double>(rng() % 1000) / 8)),
+               Value::Int(static_cast<int32_t>(rng()))};
+    std::string bytes;
+    REQUIRE(encode_row(schema, row, &bytes).ok());
+    std::vector<ColumnView> views(row.size());
+    REQUIRE(decode_row_view(schema, bytes, views).ok());
+    size_t pos = 2;  // after the bitmap
+    for (uint32_t column = 0; column < row.size(); ++column) {
+      const ColumnView& view = views[column];
+      REQUIRE(view.kind == row[column].kind());
+      if (view.kind == Value::Kind::kInt) REQUIRE(view.int_value == row[column].as_int());
+      if (view.kind == Value::Kind::kDouble) REQUIRE(view.double_value == row[column].as_double());
+      if (view.kind == Value::Kind::kString) {
+        REQUIRE(view.string == row[column].as_string());
+        pos = static_cast<size_t>(view.string.data() + view.string.size() - bytes.data());
+      } else if (view.kind != Value::Kind::kNull) {
+        pos += column == 0 ? 2 : (column == 1 || column == 9) ? 4 : 8;
+      }
+      REQUIRE(view.end == pos);  // where the column's bytes end
+    }
+    REQUIRE(pos == bytes.size());
+    // The leading columns alone, up to each count.
+    for (size_t count = 0; count <= row.size(); ++count) {
+      std::vector<ColumnView> lead(row.size());
+      REQUIRE(decode_leading_columns(schema, bytes, count, lead).ok());
+      for (size_t column = 0; column < count; ++column) REQUIRE(lead[column].end == views[column].end);
+    }
+    // Every shorter prefix is refused as a row; of its leading columns,
+    // exactly those that end within it can be read (no column read past it).
+    for (size_t cut = 0; cut < bytes.size(); cut += (bytes.size() > 1000 ? 97 : 1)) {
+      std::string prefix = bytes.substr(0, cut);
+      std::vector<ColumnView> lead(row.size());
+      REQUIRE(!decode_row_view(schema, prefix, lead).ok());
+      if (cut < 2) {
+        REQUIRE(!decode_leading_columns(schema, prefix, 0, lead).ok());  // no bitmap
+        continue;
+      }
+      size_t whole = 0;
+      while (whole < row.size() && views[whole].end <= cut) ++whole;
+      REQUIRE(decode_leading_columns(schema, prefix, whole, lead).ok());
+      REQUIRE(!decode_leading_columns(schema, prefix, whole + 1, lead).ok());
+    }
+  }
+}
+
 TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {
   TableSchema schema = all_types();
   Row row(10, Value::Null());
