@@ -21,43 +21,42 @@ void put_big_endian(uint64_t bits, int bytes, std::string* out) {
 }
 
 // Integers of every width share one variable-length, order-preserving form
-// (engine/README.md "Key encoding"): a tag byte, then 0 to 8 bytes.
-//   v in [0, 239]:   tag 0x08 + v
-//   v >= 240:        tag 0xF7 + n, then v - 240 in n big-endian bytes (n minimal)
-//   v < 0:           tag 0x08 - n, then ~(-(v + 1)) in n big-endian bytes (n minimal)
-// Small values (the ids of TPC-C) take one to three bytes, so a composite
-// key of several ids fits in the 8 bytes a node compares without memcmp.
-constexpr int kIntSmallMax = 239;
-constexpr uint8_t kIntZeroTag = 0x08;
-
-int magnitude_bytes(uint64_t value) { return value == 0 ? 1 : (71 - std::countl_zero(value)) / 8; }
-
+// (engine/README.md "Key encoding", write_int_key in solo/codec.h): a tag
+// byte, then 0 to 8 bytes. Small values (the ids of TPC-C) take one to three
+// bytes, so a composite key of several ids fits in the 8 bytes a node
+// compares without memcmp.
 void put_key_int(int64_t value, std::string* out) {
-  if (value >= 0 && value <= kIntSmallMax) {
-    out->push_back(static_cast<char>(kIntZeroTag + value));
-    return;
-  }
-  // The tag and the n low bytes of `bits`, big-endian, in one append.
-  uint64_t bits;
-  int bytes;
-  char tag;
-  if (value > kIntSmallMax) {
-    bits = static_cast<uint64_t>(value) - (kIntSmallMax + 1);
-    bytes = magnitude_bytes(bits);
-    tag = static_cast<char>(0xF7 + bytes);
-  } else {
-    const uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
-    bytes = magnitude_bytes(magnitude);
-    bits = ~magnitude;  // larger magnitudes sort first
-    tag = static_cast<char>(kIntZeroTag - bytes);
-  }
-  static_assert(std::endian::native == std::endian::little);
-  char buffer[9];  // buffer[1..8]: bits, big-endian; the n low bytes are the last n
-  const uint64_t big_endian = __builtin_bswap64(bits);
-  std::memcpy(buffer + 1, &big_endian, 8);
-  buffer[8 - bytes] = tag;  // right before them
-  out->append(buffer + 8 - bytes, 1 + bytes);
+  char buffer[kMaxIntKeyBytes];
+  out->append(buffer, write_int_key(value, buffer));
 }
+
+bool is_integer_key_type(Type type) {
+  return type == Type::kSmallInt || type == Type::kInteger || type == Type::kBigInt ||
+         type == Type::kDecimal || type == Type::kTimestamp;
+}
+
+// Key bytes gathered on the stack and appended to a string in one go.
+class KeyBuffer {
+ public:
+  explicit KeyBuffer(std::string* out) : out_(out) {}
+  ~KeyBuffer() { flush(); }
+  // Room for `bytes` more.
+  char* room(size_t bytes) {
+    if (size_ + bytes > sizeof(buffer_)) flush();
+    return buffer_ + size_;
+  }
+  void used(size_t bytes) { size_ += bytes; }
+  std::string* flush() {
+    out_->append(buffer_, size_);
+    size_ = 0;
+    return out_;
+  }
+
+ private:
+  std::string* out_;
+  char buffer_[128];
+  size_t size_ = 0;
+};
 
 // One column's key bytes (engine/README.md "Key encoding"), from a value read
 // in place or made from a Value.
@@ -124,34 +123,41 @@ Status append_key_column(const ColumnDef& column, const Value& value, std::strin
   return Status::OK();
 }
 
+// append_key_column into a KeyBuffer: integers straight into it, other
+// values appended to its string after what it holds.
+Status buffer_key_column(const ColumnDef& column, const Value& value, KeyBuffer* buffer) {
+  if (is_integer_key_type(column.type) && value.kind() == Value::Kind::kInt &&
+      value_fits(column, value)) {
+    char* dst = buffer->room(kMaxIntKeyBytes + 1);
+    size_t bytes = 0;
+    if (!column.not_null) dst[bytes++] = '\x01';  // not NULL
+    buffer->used(bytes + write_int_key(value.as_int(), dst + bytes));
+    return Status::OK();
+  }
+  return append_key_column(column, value, buffer->flush());
+}
+
 }  // namespace
 
 Status append_key(const TableSchema& schema, std::span<const uint32_t> columns,
                   std::span<const Value> values, std::string* out) {
   if (values.size() > columns.size()) return Status::InvalidArgument("more key values than columns");
+  KeyBuffer buffer(out);
   for (size_t key_idx = 0; key_idx < values.size(); ++key_idx) {
     if (columns[key_idx] >= schema.columns.size()) {
       return Status::InvalidArgument("key column out of range");
     }
-    Status status = append_key_column(schema.columns[columns[key_idx]], values[key_idx], out);
+    Status status = buffer_key_column(schema.columns[columns[key_idx]], values[key_idx], &buffer);
     if (!status.ok()) return status;
   }
   return Status::OK();
 }
 
 bool append_integer_key(const ColumnDef& column, int64_t value, std::string* out) {
-  switch (column.type) {
-    case Type::kSmallInt:
-      if (value < INT16_MIN || value > INT16_MAX) return false;
-      break;
-    case Type::kInteger:
-      if (value < INT32_MIN || value > INT32_MAX) return false;
-      break;
-    case Type::kBigInt: break;
-    default: return false;
-  }
-  if (!column.not_null) out->push_back('\x01');  // as append_key_column: not NULL
-  put_key_int(value, out);
+  char buffer[kMaxIntKeyBytes + 1];
+  const size_t bytes = write_integer_key(column, value, buffer);
+  if (bytes == 0) return false;
+  out->append(buffer, bytes);
   return true;
 }
 
@@ -159,9 +165,10 @@ Status encode_primary_key(const TableSchema& schema, const Row& row, std::string
   if (row.size() != schema.columns.size()) return Status::InvalidArgument("wrong number of columns");
   // Straight from the row's values (copying them into a key row first cost
   // more than the encoding: ~1,400 instructions per TPC-C insert).
+  KeyBuffer buffer(out);
   for (uint32_t column : schema.primary_key) {
     if (column >= row.size()) return Status::InvalidArgument("key column out of range");
-    Status status = append_key_column(schema.columns[column], row[column], out);
+    Status status = buffer_key_column(schema.columns[column], row[column], &buffer);
     if (!status.ok()) return status;
   }
   return Status::OK();
@@ -197,19 +204,30 @@ Status append_row_key(const TableSchema& schema, std::span<const uint32_t> colum
   Status status = decode_leading_columns(schema, row, needed, views);
   if (!status.ok()) return status;
   *has_null = false;
+  KeyBuffer buffer(out);
   for (uint32_t column_idx : columns) {
     const ColumnDef& column = schema.columns[column_idx];
     const ColumnView& view = views[column_idx];
     bool null = view.kind == Value::Kind::kNull;
     *has_null |= null;
+    char* dst = buffer.room(kMaxIntKeyBytes + 1);
+    size_t bytes = 0;
     if (!column.not_null) {
       // Nullable columns carry a marker so that NULL sorts first.
-      out->push_back(null ? '\0' : '\x01');
-      if (null) continue;
+      dst[bytes++] = null ? '\0' : '\x01';
+      if (null) {
+        buffer.used(bytes);
+        continue;
+      }
     } else if (null) {
       return Status::InvalidArgument("NULL in a NOT NULL key column");
     }
-    append_key_view(column, view, out);
+    if (is_integer_key_type(column.type)) {
+      buffer.used(bytes + write_int_key(view.int_value, dst + bytes));
+    } else {
+      buffer.used(bytes);
+      append_key_view(column, view, buffer.flush());
+    }
   }
   return Status::OK();
 }

@@ -58,17 +58,24 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   Value scratch;
   // The commonest key, integers for integer columns, is encoded as the
   // values come (TPC-C's every key); anything else takes the general path.
-  key->clear();
+  // Gathered on the stack and stored once (an append per column cost more
+  // than the encoding).
+  char buffer[kMaxKeyBytes + kMaxIntKeyBytes + 1];
+  size_t length = 0;
   size_t eq = 0;
-  for (; eq < level.equal.size(); ++eq) {
+  for (; eq < level.equal.size() && length <= kMaxKeyBytes; ++eq) {
     const Value& value = EvalInline(*level.equal[eq].value, frame, &scratch);
-    if (value.kind() != ValueKind::kInt ||
-        !append_integer_key(level.schema.columns[level.key_columns[eq]], value.as_int(), key)) {
-      break;
-    }
+    if (value.kind() != ValueKind::kInt) break;
+    const size_t bytes =
+        write_integer_key(level.schema.columns[level.key_columns[eq]], value.as_int(), buffer + length);
+    if (bytes == 0) break;
+    length += bytes;
     (*key_values)[eq].set_int(value.as_int());
   }
-  if (eq == level.equal.size()) return true;
+  if (eq == level.equal.size()) {
+    key->assign(buffer, length);
+    return true;
+  }
   for (; eq < level.equal.size(); ++eq) {
     const KeyBound& bound = level.equal[eq];
     const Value& value = EvalInline(*bound.value, frame, &scratch);
