@@ -390,6 +390,9 @@ void SoloBackend::begin_measurement() {
   idle_ns_at_start_ = stats.owner_idle_ns;
   owner_cpu_ns_at_start_ = stats.owner_cpu_ns;
   writes_at_start_ = stats.commits + stats.rollbacks;
+  rounds_at_start_ = stats.rounds;
+  owner_sleeps_at_start_ = stats.owner_sleeps;
+  caller_sleeps_at_start_ = stats.caller_sleeps;
   checkpoints_at_start_ = stats.checkpoints;
   checkpoint_ns_at_start_ = stats.checkpoint_ns;
   checkpoint_sync_ns_at_start_ = stats.checkpoint_sync_ns;
@@ -415,6 +418,8 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
   solo::RoundTimes batches_ckpt =
       stats.log_batch_times_checkpoint.since(log_batch_times_checkpoint_at_start_);
   auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+  const double rounds = static_cast<double>(stats.rounds - rounds_at_start_);
+  auto per_round = [&](uint64_t count) { return rounds > 0 ? static_cast<double>(count) / rounds : 0.0; };
   const double checkpoints = static_cast<double>(stats.checkpoints - checkpoints_at_start_);
   auto mean_s = [&](uint64_t ns) {
     return checkpoints > 0 ? static_cast<double>(ns) / 1e9 / checkpoints : 0.0;
@@ -451,6 +456,11 @@ std::vector<std::pair<std::string, double>> SoloBackend::metrics() {
       {"recovery_s", static_cast<double>(stats.recovery_ns) / 1e9},
       {"rounds_no_ckpt", static_cast<double>(quiet.count())},
       {"rounds_ckpt", static_cast<double>(busy_ckpt.count())},
+      // How often a round began with the owner asleep (woken by a push) and
+      // ended with a waiting caller asleep (woken by the owner): each such
+      // wake-up takes ~25-45 us on this VM (results/ab-s29).
+      {"owner_sleeps_per_round", per_round(stats.owner_sleeps - owner_sleeps_at_start_)},
+      {"caller_sleeps_per_round", per_round(stats.caller_sleeps - caller_sleeps_at_start_)},
       {"round_p50_us_no_ckpt", us(quiet.quantile_ns(0.50))},
       {"round_p99_us_no_ckpt", us(quiet.quantile_ns(0.99))},
       {"round_p50_us_ckpt", us(busy_ckpt.quantile_ns(0.50))},

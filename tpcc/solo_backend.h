@@ -90,6 +90,9 @@ class SoloBackend final : public Backend {
   uint64_t idle_ns_at_start_ = 0;
   uint64_t owner_cpu_ns_at_start_ = 0;
   uint64_t writes_at_start_ = 0;
+  uint64_t rounds_at_start_ = 0;
+  uint64_t owner_sleeps_at_start_ = 0;
+  uint64_t caller_sleeps_at_start_ = 0;
   uint64_t checkpoints_at_start_ = 0;
   uint64_t checkpoint_ns_at_start_ = 0;
   uint64_t checkpoint_sync_ns_at_start_ = 0;
