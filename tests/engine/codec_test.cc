@@ -362,8 +362,9 @@ TEST_CASE("integer keys have the documented bytes, whichever path builds them") 
                                   INT64_MAX - 239, INT64_MIN + 1};
   for (int shift = 0; shift < 64; ++shift) {
     numbers.push_back(static_cast<int64_t>(uint64_t{1} << shift));
-    numbers.push_back(-static_cast<int64_t>(uint64_t{1} << shift));
-    numbers.push_back(static_cast<int64_t>(rng() >> shift) * (shift % 2 ? 1 : -1));
+    numbers.push_back(static_cast<int64_t>(uint64_t{0} - (uint64_t{1} << shift)));  // -2^shift, no UB
+    const uint64_t bits = rng() >> shift;
+    numbers.push_back(static_cast<int64_t>(shift % 2 ? bits : uint64_t{0} - bits));
   }
   TableSchema schema;
   schema.name = "k";
