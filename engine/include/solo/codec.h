@@ -152,22 +152,21 @@ inline size_t write_int_key(int64_t value, char* dst) {
     dst[0] = static_cast<char>(kZeroTag + static_cast<unsigned>(value));
     return 1;
   }
+  auto magnitude_bytes = [](uint64_t magnitude) {
+    return magnitude == 0 ? 1 : (71 - __builtin_clzll(magnitude)) / 8;
+  };
   uint64_t bits;
-  unsigned tag_base;
-  int sign;
+  int bytes;
   if (value > kSmallMax) {
     bits = static_cast<uint64_t>(value) - (kSmallMax + 1);
-    tag_base = 0xF7;
-    sign = 1;
+    bytes = magnitude_bytes(bits);
+    dst[0] = static_cast<char>(0xF7 + bytes);
   } else {
-    bits = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
-    tag_base = kZeroTag;
-    sign = -1;
+    const uint64_t magnitude = ~static_cast<uint64_t>(value);  // -(value + 1), >= 0
+    bytes = magnitude_bytes(magnitude);
+    bits = ~magnitude;  // larger magnitudes sort first
+    dst[0] = static_cast<char>(kZeroTag - static_cast<unsigned>(bytes));
   }
-  const int bytes = bits == 0 ? 1 : (71 - __builtin_clzll(bits)) / 8;
-  if (sign < 0) bits = ~bits;  // larger magnitudes sort first
-  dst[0] = static_cast<char>(sign > 0 ? tag_base + static_cast<unsigned>(bytes)
-                                      : tag_base - static_cast<unsigned>(bytes));
   // The n low bytes of `bits`, big-endian: shifted to the top, byte-swapped.
   static_assert(std::endian::native == std::endian::little);
   const uint64_t big_endian = __builtin_bswap64(bits << (8 * (8 - bytes)));
