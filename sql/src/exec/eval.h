@@ -70,6 +70,11 @@ class RowTarget {
  public:
   virtual ~RowTarget() = default;
   virtual bool Emit(std::span<const Value> row) = 0;
+  // A target that keeps every row may hand out the place of the next one:
+  // the caller evaluates the row there, which then counts as emitted (and
+  // not stopping), instead of building it elsewhere for Emit to copy. Null:
+  // use Emit.
+  virtual Value* NextRow() { return nullptr; }
 };
 
 // Runs a SelectPlan: the nested-loop scan, aggregation, DISTINCT, sort and

@@ -717,6 +717,19 @@ class OutputStage {
   // Returns false once no more rows are wanted.
   bool Row(const Frame& frame) {
     if (limit_ == 0) return false;
+    // Straight into the target's row where nothing is held back (no
+    // DISTINCT, sort, sort-only value or OFFSET): the row is not built
+    // here to be copied.
+    if (!plan_.distinct && !plan_.need_sort && offset_ == 0 && extra_ == 0) {
+      if (Value* dest = target_->NextRow()) {
+        for (size_t col = 0; col < width_; ++col) {
+          const Value& value = EvalInline(*plan_.outputs[col], frame, &dest[col]);
+          if (&value != &dest[col]) dest[col] = value;
+        }
+        if (limit_ > 0) --limit_;
+        return limit_ != 0;
+      }
+    }
     row_.resize(width_ + extra_);
     for (size_t col = 0; col < width_; ++col) {
       const Value& value = EvalInline(*plan_.outputs[col], frame, &row_[col]);

@@ -133,6 +133,11 @@ class ResultTarget : public RowTarget {
     }
     return true;
   }
+  Value* NextRow() override {
+    if (out_ == nullptr) return nullptr;
+    ++rows_;
+    return out_->AppendRow();
+  }
   ResultSet* out_;
   uint64_t rows_ = 0;
 };
