@@ -386,3 +386,46 @@ TEST_CASE("one ResultSet serves statements in turn; copies and moves keep the na
   CHECK(copy.at(0, 1) == Value::Text("x"));
   CHECK(moved.tag() == "SELECT");
 }
+
+TEST_CASE("a scan's output rows are evaluated in the ResultSet's reused rows") {
+  auto db = OpenDb();
+  {
+    Session session(*db);
+    Run(session, "CREATE TABLE t (a INT PRIMARY KEY, b INT, c TEXT)");
+    Run(session,
+        "INSERT INTO t VALUES (1, 10, 'a long text, longer than any small-string buffer'), "
+        "(2, 20, 'another long text that fills a heap buffer'), (3, 30, 'x'), (4, 40, 'y'), "
+        "(5, 50, 'z')");
+  }
+  ResultSet rows;
+  PreparedStatement in_list =
+      Prepare(*db, "SELECT a, c, c || '!', 600 / (b - ?) FROM t WHERE a IN (?, ?, ?)");
+  PreparedStatement limited = Prepare(*db, "SELECT c FROM t WHERE a >= ? LIMIT 2");
+  for (int turn = 0; turn < 2; ++turn) {
+    // Long texts, then short ones in the same values: nothing of the old left.
+    REQUIRE(Read(*db, in_list, {Value::Int(0), Value::Int(2), Value::Int(1), Value::Int(9)}, &rows)
+                .ok());
+    REQUIRE(rows.row_count() == 2);
+    CHECK(rows.at(0, 0) == Value::Int(1));
+    CHECK(rows.at(1, 1) == Value::Text("another long text that fills a heap buffer"));
+    CHECK(rows.at(1, 2) == Value::Text("another long text that fills a heap buffer!"));
+    CHECK(rows.at(0, 3) == Value::Int(60));
+    REQUIRE(Read(*db, in_list, {Value::Int(0), Value::Int(5), Value::Int(4), Value::Int(3)}, &rows)
+                .ok());
+    REQUIRE(rows.row_count() == 3);
+    CHECK(rows.at(0, 1) == Value::Text("x"));
+    CHECK(rows.at(0, 2) == Value::Text("x!"));
+    CHECK(rows.at(2, 1) == Value::Text("z"));
+    CHECK(rows.at(2, 3) == Value::Int(12));
+    // The third row's output fails: an error, and the next run starts clean.
+    SqlStatus failed =
+        Read(*db, in_list, {Value::Int(30), Value::Int(1), Value::Int(2), Value::Int(3)}, &rows);
+    REQUIRE(!failed.ok());
+    CHECK(failed.error().state() == SqlState::kDivisionByZero);
+    // LIMIT without ORDER BY stops after two rows of the scan.
+    REQUIRE(Read(*db, limited, {Value::Int(2)}, &rows).ok());
+    REQUIRE(rows.row_count() == 2);
+    CHECK(rows.at(0, 0) == Value::Text("another long text that fills a heap buffer"));
+    CHECK(rows.at(1, 0) == Value::Text("x"));
+  }
+}
