@@ -720,20 +720,18 @@ class OutputStage {
     // Straight into the target's row where nothing is held back (no
     // DISTINCT, sort, sort-only value or OFFSET): the row is not built
     // here to be copied.
-    if (!plan_.distinct && !plan_.need_sort && offset_ == 0 && extra_ == 0) {
-      if (Value* dest = target_->NextRow()) {
-        for (size_t col = 0; col < width_; ++col) {
-          const Value& value = EvalInline(*plan_.outputs[col], frame, &dest[col]);
-          if (&value != &dest[col]) dest[col] = value;
-        }
-        if (limit_ > 0) --limit_;
-        return limit_ != 0;
-      }
-    }
-    row_.resize(width_ + extra_);
+    Value* direct = !plan_.distinct && !plan_.need_sort && offset_ == 0 && extra_ == 0
+                        ? target_->NextRow()
+                        : nullptr;
+    if (direct == nullptr) row_.resize(width_ + extra_);
+    Value* dest = direct != nullptr ? direct : row_.data();
     for (size_t col = 0; col < width_; ++col) {
-      const Value& value = EvalInline(*plan_.outputs[col], frame, &row_[col]);
-      if (&value != &row_[col]) row_[col] = value;
+      const Value& value = EvalInline(*plan_.outputs[col], frame, &dest[col]);
+      if (&value != &dest[col]) dest[col] = value;
+    }
+    if (direct != nullptr) {  // emitted: counted as Pass counts it
+      if (limit_ > 0) --limit_;
+      return limit_ != 0;
     }
     size_t extra = width_;
     for (const auto& key : plan_.order) {
