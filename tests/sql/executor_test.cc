@@ -429,3 +429,84 @@ TEST_CASE("a scan's output rows are evaluated in the ResultSet's reused rows") {
     CHECK(rows.at(1, 0) == Value::Text("x"));
   }
 }
+
+TEST_CASE("columns read only by key filters are not loaded; every other reader still sees them") {
+  auto db = OpenDb();
+  {
+    Session session(*db);
+    Run(session,
+        "CREATE TABLE line (w INT, d INT, o INT, n INT, item INT, amount INT, info TEXT, "
+        "PRIMARY KEY (w, d, o, n))");
+    Run(session, "CREATE TABLE stock (w INT, i INT, qty INT, PRIMARY KEY (w, i))");
+    Run(session,
+        "INSERT INTO line VALUES (1, 2, 7, 1, 100, 5, 'p'), (1, 2, 7, 2, 101, 6, 'q'), "
+        "(1, 2, 8, 1, 102, 7, 'r'), (1, 3, 7, 1, 100, 8, 's'), (2, 2, 7, 1, 101, 9, 't')");
+    Run(session,
+        "INSERT INTO stock VALUES (1, 100, 3), (1, 101, 30), (1, 102, 4), (2, 100, 50), "
+        "(2, 101, 1)");
+  }
+  ResultSet rows;
+  // The inner level's key is built from line.w and line.item: line.w is read
+  // by line's own key filter only, and by stock's key value.
+  PreparedStatement joined = Prepare(
+      *db,
+      "SELECT line.n, stock.qty FROM line, stock WHERE line.w = ? AND line.d = ? AND line.o = ? "
+      "AND stock.w = line.w AND stock.i = line.item ORDER BY line.n");
+  // A key column in an output and in ORDER BY, filtered by its key only.
+  PreparedStatement outputs =
+      Prepare(*db, "SELECT o, d + n, w FROM line WHERE w = ? AND d = ? ORDER BY o DESC, n");
+  // An aggregate over a column that is also a key filter.
+  PreparedStatement counted =
+      Prepare(*db, "SELECT COUNT(DISTINCT w), SUM(o) FROM line WHERE w = ? AND d = ?");
+  for (int turn = 0; turn < 2; ++turn) {
+    REQUIRE(Read(*db, joined, {Value::Int(1), Value::Int(2), Value::Int(7)}, &rows).ok());
+    REQUIRE(rows.row_count() == 2);
+    CHECK(rows.at(0, 0) == Value::Int(1));
+    CHECK(rows.at(0, 1) == Value::Int(3));
+    CHECK(rows.at(1, 1) == Value::Int(30));
+    REQUIRE(Read(*db, joined, {Value::Int(2), Value::Int(2), Value::Int(7)}, &rows).ok());
+    REQUIRE(rows.row_count() == 1);
+    CHECK(rows.at(0, 1) == Value::Int(1));  // stock (2, 101), not (1, 101)
+    REQUIRE(Read(*db, outputs, {Value::Int(1), Value::Int(2)}, &rows).ok());
+    REQUIRE(rows.row_count() == 3);
+    CHECK(rows.at(0, 0) == Value::Int(8));
+    CHECK(rows.at(0, 1) == Value::Int(3));
+    CHECK(rows.at(0, 2) == Value::Int(1));
+    CHECK(rows.at(2, 0) == Value::Int(7));
+    CHECK(rows.at(2, 1) == Value::Int(4));
+    REQUIRE(Read(*db, counted, {Value::Int(1), Value::Int(2)}, &rows).ok());
+    REQUIRE(rows.row_count() == 1);
+    CHECK(rows.at(0, 0) == Value::Int(1));
+    CHECK(rows.at(0, 1) == Value::Int(22));
+  }
+  // A scanning UPDATE: RETURNING reads a key-filter column, an assigned one
+  // (its new value) and another (as stored).
+  PreparedStatement update =
+      Prepare(*db,
+              "UPDATE line SET amount = amount + ? WHERE w = ? AND d = ? AND o = ? "
+              "RETURNING w, n, amount, info");
+  REQUIRE(Write(*db, update, {Value::Int(10), Value::Int(1), Value::Int(2), Value::Int(7)}, &rows)
+              .ok());
+  REQUIRE(rows.row_count() == 2);
+  CHECK(rows.at(0, 0) == Value::Int(1));
+  CHECK(rows.at(0, 1) == Value::Int(1));
+  CHECK(rows.at(0, 2) == Value::Int(15));
+  CHECK(rows.at(1, 2) == Value::Int(16));
+  CHECK(rows.at(1, 3) == Value::Text("q"));
+  // One that reads no assigned column in RETURNING.
+  PreparedStatement carrier =
+      Prepare(*db, "UPDATE line SET info = ? WHERE w = ? AND d = ? AND o = ? RETURNING amount, o");
+  REQUIRE(
+      Write(*db, carrier, {Value::Text("done"), Value::Int(1), Value::Int(2), Value::Int(7)}, &rows)
+          .ok());
+  REQUIRE(rows.row_count() == 2);
+  CHECK(rows.at(0, 0) == Value::Int(15));
+  CHECK(rows.at(1, 0) == Value::Int(16));
+  CHECK(rows.at(1, 1) == Value::Int(7));
+  REQUIRE(Read(*db, Prepare(*db, "SELECT info, amount FROM line WHERE w = 1 AND d = 2 AND o = 7"),
+               {}, &rows)
+              .ok());
+  REQUIRE(rows.row_count() == 2);
+  CHECK(rows.at(0, 0) == Value::Text("done"));
+  CHECK(rows.at(1, 1) == Value::Int(16));
+}

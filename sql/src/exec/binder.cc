@@ -1077,6 +1077,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   }
   plan->streaming = plan->aggregate && GroupedByScanOrder(*plan);
   // A SELECT reads only its needed columns from a row's decoding.
+  NarrowSelectLevels(plan.get());
   for (ScanLevel& level : plan->levels) {
     level.decode_columns = level.needed.empty() ? 0 : level.needed.back() + 1;
   }

@@ -120,6 +120,12 @@ bool PlanPointModify(ModifyPlan* modify);
 // columns its filters, assignments and RETURNING read are loaded into
 // slots (none is, if one of them holds a subquery: then all are). At Prepare.
 void NarrowModifyScan(ModifyPlan* modify);
+// For a SELECT: the columns of each level's row that nothing reads but the
+// filters its exact key already satisfies (where_is_key) are not loaded
+// into slots (none is dropped if an expression holds a subquery or a level
+// is a derived table). Called once, at bind time, before decode_columns is
+// set from `needed`.
+void NarrowSelectLevels(SelectPlan* plan);
 // Finds the row of a point plan (PlanPointSelect or PlanPointModify): checks
 // the constant filters, builds the key into scratch->key, reads the row,
 // decodes it into scratch->columns and `slot_columns` of it into the frame's

@@ -185,6 +185,10 @@ struct ModifyPlan {  // UPDATE and DELETE
   std::vector<uint32_t> returning_columns;
   std::vector<bool> returning_assigned;
   size_t returning_leading = 0;
+  // Scanning UPDATE plans: whether RETURNING reads an assigned column (the
+  // row's slots then hold the values stored while it is evaluated); true
+  // unless NarrowModifyScan found otherwise.
+  bool returning_reads_assigned = true;
 };
 
 struct Plan {

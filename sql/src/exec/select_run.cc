@@ -111,7 +111,9 @@ struct LevelState {
   KeyRange range;
   std::string prefix;
   std::string bound_key;
-  std::string primary_key;
+  // The row's primary key, a view of where it is kept (the cursor's entry,
+  // the prefix, an IN key, a batch key): valid while the level is on the row.
+  std::string_view primary_key;
   std::vector<solo::Value> key_values;
   std::vector<solo::ColumnView> columns;
   std::string_view row;  // the row Decode last loaded (its bytes as stored)
@@ -168,7 +170,7 @@ struct ScanWorkspace {
       LevelState& state = states[level];  // cursor and row: cleared by Release
       state.prefix.clear();
       state.bound_key.clear();
-      state.primary_key.clear();
+      state.primary_key = {};
       state.key_values.clear();
       state.in_keys.clear();
       state.in_numbers.clear();
@@ -449,10 +451,10 @@ class Scanner {
     for (; state.cursor->valid(); state.cursor->next()) {
       std::string_view row;
       if (is_index) {
-        state.primary_key.assign(state.cursor->value());
+        state.primary_key = state.cursor->value();
         if (!view.get(level.table, state.primary_key, &row).ok()) continue;
       } else {
-        state.primary_key.assign(state.cursor->key());
+        state.primary_key = state.cursor->key();
         row = state.cursor->value();
       }
       Decode(level, state, row);
@@ -602,7 +604,7 @@ class Scanner {
         slots_[saved_slots_[slot_idx]] = saved[slot_idx];
       }
       if (batch.rows[entry].data() == nullptr) continue;  // no such row
-      state.primary_key.assign(batch.keys[entry]);
+      state.primary_key = batch.keys[entry];
       Decode(level, state, batch.rows[entry]);
       if (!Filters(level.on)) continue;
       if (!NonKeyFilters(level)) continue;  // the key was exact
@@ -932,8 +934,10 @@ void NarrowModifyScan(ModifyPlan* modify) {
   for (const BExprPtr& filter : plan.constant_filters) {
     if (!MarkColumns(*filter, &read)) return;
   }
-  for (const BExprPtr& filter : level.where) {
-    if (!MarkColumns(*filter, &read)) return;
+  // The filters the range's exact key prefix satisfies are never evaluated
+  // (Scanner::NonKeyFilters): their columns need no loading.
+  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+    if (!level.where_is_key[filter_idx] && !MarkColumns(*level.where[filter_idx], &read)) return;
   }
   for (const BExprPtr& filter : level.on) {
     if (!MarkColumns(*filter, &read)) return;
@@ -941,14 +945,67 @@ void NarrowModifyScan(ModifyPlan* modify) {
   for (const auto& [column, expr] : modify->assignments) {
     if (!MarkColumns(*expr, &read)) return;
   }
+  std::vector<bool> returned(plan.slot_count, false);
   for (const BExprPtr& expr : modify->returning) {
-    if (!MarkColumns(*expr, &read)) return;
+    if (!MarkColumns(*expr, &returned)) return;
+  }
+  modify->returning_reads_assigned = false;
+  for (const auto& assignment : modify->assignments) {
+    if (returned[level.slot_base + assignment.first]) modify->returning_reads_assigned = true;
   }
   std::vector<uint32_t> needed;
   for (uint32_t col : level.needed) {
-    if (read[level.slot_base + col]) needed.push_back(col);
+    if (read[level.slot_base + col] || returned[level.slot_base + col]) needed.push_back(col);
   }
   level.needed = std::move(needed);
+}
+
+void NarrowSelectLevels(SelectPlan* plan) {
+  std::vector<bool> read(plan->slot_count, false);
+  auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, &read); };
+  for (const BExprPtr& filter : plan->constant_filters) {
+    if (!mark(filter)) return;
+  }
+  for (const ScanLevel& level : plan->levels) {
+    if (level.derived) return;  // its slots are filled whole from its rows
+    for (const KeyBound& bound : level.equal) {
+      if (!mark(bound.value)) return;
+    }
+    if (!mark(level.lower.value) || !mark(level.upper.value)) return;
+    for (const BExprPtr& value : level.in_values) {
+      if (!mark(value)) return;
+    }
+    for (const BExprPtr& filter : level.on) {
+      if (!mark(filter)) return;
+    }
+    for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+      if (!level.where_is_key[filter_idx] && !mark(level.where[filter_idx])) return;
+    }
+  }
+  if (plan->aggregate) {
+    // Outputs, HAVING and ORDER BY are over the aggregate row.
+    for (const BExprPtr& key : plan->group_keys) {
+      if (!mark(key)) return;
+    }
+    for (const AggSpec& agg : plan->aggs) {
+      if (!mark(agg.arg)) return;
+    }
+  } else {
+    for (const BExprPtr& output : plan->outputs) {
+      if (!mark(output)) return;
+    }
+    for (const SelectPlan::SortKey& key : plan->order) {
+      if (!mark(key.expr)) return;
+    }
+  }
+  if (!mark(plan->limit) || !mark(plan->offset)) return;
+  for (ScanLevel& level : plan->levels) {
+    std::vector<uint32_t> needed;
+    for (uint32_t col : level.needed) {
+      if (read[level.slot_base + col]) needed.push_back(col);
+    }
+    level.needed = std::move(needed);
+  }
 }
 
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,

@@ -309,7 +309,9 @@ class ModifyCollector : public ScanTarget {
       const Value& value = EvalInline(*plan_.assignments[idx].second, frame, &scratch);
       ToEngine(value, columns[assigned[idx]], &values[base + idx]);
     }
-    if (returning_) {
+    if (returning_ && !plan_.returning_reads_assigned) {
+      AppendReturning(plan_, frame, &returned);  // reads no changed column
+    } else if (returning_) {
       // Over the changed row: the row's slots with the assigned columns
       // swapped for the values stored, and swapped back after.
       swapped.resize(assigned.size());
