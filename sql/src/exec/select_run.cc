@@ -561,15 +561,16 @@ class Scanner {
   bool AddToBatch(size_t level_idx, F& on_row) {
     const ScanLevel& level = plan_.levels[level_idx];
     LevelState& state = states_[level_idx];
-    if (!BuildEqualKey(level, frame_, &state.key_values, &state.prefix)) return true;  // no row
     LookupBatch& batch = batch_;
-    size_t entry = batch.count++;
-    size_t width = saved_slots_.size();
-    if (batch.keys.size() < batch.count) {
+    const size_t entry = batch.count;
+    const size_t width = saved_slots_.size();
+    if (batch.keys.size() <= entry) {
       batch.keys.emplace_back();
-      batch.outer_slots.resize(batch.count * width);
+      batch.outer_slots.resize((entry + 1) * width);
     }
-    batch.keys[entry].assign(state.prefix);
+    // The key is built in its slot of the batch, taken only if there is one.
+    if (!BuildEqualKey(level, frame_, &state.key_values, &batch.keys[entry])) return true;  // no row
+    ++batch.count;
     Value* saved = &batch.outer_slots[entry * width];
     for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
       saved[slot_idx] = slots_[saved_slots_[slot_idx]];
