@@ -568,8 +568,9 @@ class Scanner {
       batch.keys.emplace_back();
       batch.outer_slots.resize((entry + 1) * width);
     }
-    // The key is built in its slot of the batch, taken only if there is one.
-    if (!BuildEqualKey(level, frame_, &state.key_values, &batch.keys[entry])) return true;  // no row
+    // The key is built in its slot of the batch, taken only if there is one
+    // (else no row can match).
+    if (!BuildEqualKey(level, frame_, &state.key_values, &batch.keys[entry])) return true;
     ++batch.count;
     Value* saved = &batch.outer_slots[entry * width];
     for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
