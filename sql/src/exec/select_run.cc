@@ -928,22 +928,56 @@ bool PlanPointModify(ModifyPlan* modify) {
   return true;
 }
 
+namespace {
+
+// Marks in *read the columns of the levels' rows that the scan itself reads:
+// its constant filters, each level's key values and bounds (outer levels'
+// columns), IN list, ON filters and the WHERE filters its exact key does not
+// already satisfy (those are never evaluated: Scanner::NonKeyFilters). False
+// if one holds a subquery or a level is a derived table (its slots are
+// filled whole from its rows).
+bool MarkScanReads(const SelectPlan& plan, std::vector<bool>* read) {
+  auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, read); };
+  for (const BExprPtr& filter : plan.constant_filters) {
+    if (!mark(filter)) return false;
+  }
+  for (const ScanLevel& level : plan.levels) {
+    if (level.derived) return false;
+    for (const KeyBound& bound : level.equal) {
+      if (!mark(bound.value)) return false;
+    }
+    if (!mark(level.lower.value) || !mark(level.upper.value)) return false;
+    for (const BExprPtr& value : level.in_values) {
+      if (!mark(value)) return false;
+    }
+    for (const BExprPtr& filter : level.on) {
+      if (!mark(filter)) return false;
+    }
+    for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+      if (!level.where_is_key[filter_idx] && !mark(level.where[filter_idx])) return false;
+    }
+  }
+  return true;
+}
+
+// Keeps in each level's `needed` only the columns marked in `read`.
+void KeepNeeded(const std::vector<bool>& read, SelectPlan* plan) {
+  for (ScanLevel& level : plan->levels) {
+    std::vector<uint32_t> needed;
+    for (uint32_t col : level.needed) {
+      if (read[level.slot_base + col]) needed.push_back(col);
+    }
+    level.needed = std::move(needed);
+  }
+}
+
+}  // namespace
+
 void NarrowModifyScan(ModifyPlan* modify) {
   SelectPlan& plan = *modify->scan;
   if (plan.levels.size() != 1) return;
-  ScanLevel& level = plan.levels[0];
   std::vector<bool> read(plan.slot_count, false);
-  for (const BExprPtr& filter : plan.constant_filters) {
-    if (!MarkColumns(*filter, &read)) return;
-  }
-  // The filters the range's exact key prefix satisfies are never evaluated
-  // (Scanner::NonKeyFilters): their columns need no loading.
-  for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-    if (!level.where_is_key[filter_idx] && !MarkColumns(*level.where[filter_idx], &read)) return;
-  }
-  for (const BExprPtr& filter : level.on) {
-    if (!MarkColumns(*filter, &read)) return;
-  }
+  if (!MarkScanReads(plan, &read)) return;
   for (const auto& [column, expr] : modify->assignments) {
     if (!MarkColumns(*expr, &read)) return;
   }
@@ -951,39 +985,21 @@ void NarrowModifyScan(ModifyPlan* modify) {
   for (const BExprPtr& expr : modify->returning) {
     if (!MarkColumns(*expr, &returned)) return;
   }
+  const uint32_t slot_base = plan.levels[0].slot_base;
   modify->returning_reads_assigned = false;
   for (const auto& assignment : modify->assignments) {
-    if (returned[level.slot_base + assignment.first]) modify->returning_reads_assigned = true;
+    if (returned[slot_base + assignment.first]) modify->returning_reads_assigned = true;
   }
-  std::vector<uint32_t> needed;
-  for (uint32_t col : level.needed) {
-    if (read[level.slot_base + col] || returned[level.slot_base + col]) needed.push_back(col);
+  for (size_t slot = 0; slot < read.size(); ++slot) {
+    if (returned[slot]) read[slot] = true;
   }
-  level.needed = std::move(needed);
+  KeepNeeded(read, &plan);
 }
 
 void NarrowSelectLevels(SelectPlan* plan) {
   std::vector<bool> read(plan->slot_count, false);
+  if (!MarkScanReads(*plan, &read)) return;
   auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, &read); };
-  for (const BExprPtr& filter : plan->constant_filters) {
-    if (!mark(filter)) return;
-  }
-  for (const ScanLevel& level : plan->levels) {
-    if (level.derived) return;  // its slots are filled whole from its rows
-    for (const KeyBound& bound : level.equal) {
-      if (!mark(bound.value)) return;
-    }
-    if (!mark(level.lower.value) || !mark(level.upper.value)) return;
-    for (const BExprPtr& value : level.in_values) {
-      if (!mark(value)) return;
-    }
-    for (const BExprPtr& filter : level.on) {
-      if (!mark(filter)) return;
-    }
-    for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-      if (!level.where_is_key[filter_idx] && !mark(level.where[filter_idx])) return;
-    }
-  }
   if (plan->aggregate) {
     // Outputs, HAVING and ORDER BY are over the aggregate row.
     for (const BExprPtr& key : plan->group_keys) {
@@ -1001,13 +1017,7 @@ void NarrowSelectLevels(SelectPlan* plan) {
     }
   }
   if (!mark(plan->limit) || !mark(plan->offset)) return;
-  for (ScanLevel& level : plan->levels) {
-    std::vector<uint32_t> needed;
-    for (uint32_t col : level.needed) {
-      if (read[level.slot_base + col]) needed.push_back(col);
-    }
-    level.needed = std::move(needed);
-  }
+  KeepNeeded(read, plan);
 }
 
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
