@@ -307,6 +307,113 @@ Status encode_row(const TableSchema& schema, const Row& row, std::string* out) {
   return Status::OK();
 }
 
+void RowBuilder::start(const TableSchema& schema, std::string* out) {
+  schema_ = &schema;
+  out_ = out;
+  next_ = 0;
+  used_ = (schema.columns.size() + 7) / 8;  // the NULL bitmap, all clear
+  // Room for the bitmap, every column at its widest fixed size and a short
+  // string, so that most rows never grow the buffer (and a buffer kept from
+  // the last row is not filled again): no call per column.
+  const size_t room = used_ + 16 * schema.columns.size();
+  if (out->size() < room) out->resize(room);
+  std::memset(out->data(), 0, used_);
+}
+
+void RowBuilder::grow(size_t bytes) {
+  out_->resize(std::max(used_ + bytes, 2 * out_->size()));
+}
+
+bool RowBuilder::add(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kNull:
+      return add_null();
+    case Value::Kind::kInt:
+      return add_int(value.as_int());
+    case Value::Kind::kDouble:
+      return add_double(value.as_double());
+    case Value::Kind::kString:
+      return add_string(value.as_string());
+  }
+  return false;
+}
+
+bool RowBuilder::add_double(double value) {
+  if (next_ >= schema_->columns.size() || schema_->columns[next_].type != Type::kDouble)
+    return false;
+  std::memcpy(room(8), &value, 8);
+  mark_start();
+  used_ += 8;
+  ++next_;
+  return true;
+}
+
+bool RowBuilder::add_string(std::string_view text) {
+  if (next_ >= schema_->columns.size()) return false;
+  const ColumnDef& column = schema_->columns[next_];
+  if (!type_is_string(column.type) || (column.type != Type::kText && text.size() > column.length)) {
+    return false;
+  }
+  char* dst = room(text.size() + 10);
+  char* start = dst;
+  uint64_t length = text.size();
+  do {
+    unsigned char byte = length & 0x7F;
+    length >>= 7;
+    if (length != 0) byte |= 0x80;
+    *dst++ = static_cast<char>(byte);
+  } while (length != 0);
+  std::memcpy(dst, text.data(), text.size());
+  mark_start();
+  used_ += static_cast<size_t>(dst - start) + text.size();
+  ++next_;
+  return true;
+}
+
+Status RowBuilder::finish() const {
+  if (next_ != schema_->columns.size()) return Status::InvalidArgument("wrong number of columns");
+  if (used_ > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  return Status::OK();
+}
+
+Status RowBuilder::primary_key(std::string* out) const {
+  SOLO_ASSERT(next_ == schema_->columns.size());
+  // Integer key columns among the first kTracked (TPC-C's all) are read back
+  // where add_int put them and encoded into a buffer on the stack; any
+  // other key is derived from the row's bytes.
+  char buffer[kMaxKeyBytes + kMaxIntKeyBytes + 1];
+  size_t size = 0;
+  const char* bytes = out_->data();
+  for (uint32_t column_idx : schema_->primary_key) {
+    const ColumnDef& column = schema_->columns[column_idx];
+    int64_t value;
+    if (column_idx >= kTracked || !column.not_null || size > kMaxKeyBytes) {
+      value = 0;  // not read: the long way below
+    } else if (column.type == Type::kInteger) {
+      int32_t narrow;
+      std::memcpy(&narrow, bytes + starts_[column_idx], 4);
+      value = narrow;
+      size += write_int_key(value, buffer + size);
+      continue;
+    } else if (column.type == Type::kBigInt) {
+      std::memcpy(&value, bytes + starts_[column_idx], 8);
+      size += write_int_key(value, buffer + size);
+      continue;
+    } else if (column.type == Type::kSmallInt) {
+      int16_t narrow;
+      std::memcpy(&narrow, bytes + starts_[column_idx], 2);
+      value = narrow;
+      size += write_int_key(value, buffer + size);
+      continue;
+    }
+    out->clear();
+    bool has_null;
+    return append_row_key(*schema_, schema_->primary_key, row(), out, &has_null);
+  }
+  out->assign(buffer, size);
+  return Status::OK();
+}
+
 Status patch_row(const TableSchema& schema, std::string_view row,
                  std::span<const uint32_t> columns, std::span<const Value> values,
                  std::string* out) {

@@ -249,6 +249,24 @@ Status WriteTxn::insert(TableId table, const Row& row) {
   return insert_checked(*info, key, db_->row_buffer_);
 }
 
+Status WriteTxn::insert(TableId table, const RowBuilder& row) {
+  const TableInfo* info;
+  Status status = check_table(table, &info);
+  if (!status.ok()) return status;
+  if (row.schema().columns.size() != info->schema.columns.size() ||
+      row.next_column() != info->schema.columns.size()) {
+    return Status::InvalidArgument("the row was not built for " + info->schema.name);
+  }
+  status = row.primary_key(&db_->key_buffer_);
+  if (!status.ok()) return status;
+  SOLO_ASSERT(([&] {
+    std::string derived;
+    return row_primary_key(info->schema, row.row(), &derived).ok() && derived == db_->key_buffer_;
+  })());
+  std::string key = db_->key_buffer_;
+  return insert_checked(*info, key, row.row());
+}
+
 Status WriteTxn::insert_encoded(TableId table, std::string_view row) {
   const TableInfo* info;
   Status status = check_table(table, &info);

@@ -186,6 +186,154 @@ TEST_CASE("value_fits agrees with check_value on every kind, type and edge") {
   REQUIRE(refused > 50);
 }
 
+TEST_CASE(
+    "RowBuilder gives encode_row's bytes and encode_primary_key's key, and refuses what value_fits "
+    "does") {
+  // Schemas whose keys take each path: integer columns read back where the
+  // builder wrote them (out of column order), a key with a string or a
+  // DECIMAL (derived from the bytes), key columns beyond the 32 tracked.
+  std::vector<TableSchema> schemas;
+  {
+    TableSchema order_line;  // like TPC-C's: the key's columns out of row order
+    order_line.name = "ol";
+    order_line.columns = {ColumnDef::Integer("o", true), ColumnDef::SmallInt("d", true),
+                          ColumnDef::BigInt("w", true),  ColumnDef::Integer("n", true),
+                          ColumnDef::Timestamp("t"),     ColumnDef::Decimal("amount", 6, 2),
+                          ColumnDef::Char("info", 24),   ColumnDef::Double("x")};
+    order_line.primary_key = {2, 1, 0, 3};
+    schemas.push_back(order_line);
+  }
+  {
+    TableSchema text_key = all_types();
+    text_key.columns[5].not_null = true;
+    text_key.columns[3].not_null = true;
+    text_key.primary_key = {5, 9, 3};  // VARCHAR, INTEGER, DECIMAL
+    schemas.push_back(text_key);
+  }
+  {
+    TableSchema wide;
+    wide.name = "wide";
+    for (int column = 0; column < 40; ++column) {
+      wide.columns.push_back(ColumnDef::Integer("c" + std::to_string(column), column % 3 == 0));
+    }
+    wide.primary_key = {36, 3, 39};  // two of them past the tracked 32
+    schemas.push_back(wide);
+  }
+  std::mt19937_64 random(7);
+  auto value_for = [&](const ColumnDef& column) {
+    if (!column.not_null && random() % 5 == 0) return Value::Null();
+    switch (column.type) {
+      case Type::kSmallInt:
+        return Value::Int(static_cast<int16_t>(random()));
+      case Type::kInteger:
+        return Value::Int(static_cast<int32_t>(random()) >> (random() % 32));
+      case Type::kBigInt:
+        return Value::Int(static_cast<int64_t>(random()) >> (random() % 64));
+      case Type::kDecimal: {
+        const int64_t limit = column.precision >= 18 ? INT64_MAX : [&] {
+          int64_t power = 1;
+          for (int digit = 0; digit < column.precision; ++digit) power *= 10;
+          return power - 1;
+        }();
+        return Value::Int(static_cast<int64_t>(random() % static_cast<uint64_t>(limit)) *
+                          (random() % 2 ? 1 : -1));
+      }
+      case Type::kTimestamp:
+        return Value::Int(static_cast<int64_t>(random() % (uint64_t{1} << 52)));
+      case Type::kDouble:
+        return Value::Double(static_cast<double>(random() % 1000) / 7.0);
+      default: {
+        const size_t longest = column.type == Type::kText ? 300 : column.length;
+        return Value::String(
+            std::string(random() % (longest + 1), static_cast<char>('a' + random() % 26)));
+      }
+    }
+  };
+  std::string buffer;  // shared by every row: a builder reuses it
+  RowBuilder builder;
+  int rows = 0;
+  for (const TableSchema& schema : schemas) {
+    REQUIRE(validate_schema(schema).ok());
+    for (int trial = 0; trial < 300; ++trial) {
+      Row row;
+      for (const ColumnDef& column : schema.columns) row.push_back(value_for(column));
+      std::string expected_row, expected_key;
+      REQUIRE(encode_row(schema, row, &expected_row).ok());
+      REQUIRE(encode_primary_key(schema, row, &expected_key).ok());
+      builder.start(schema, &buffer);
+      for (size_t column = 0; column < row.size(); ++column) {
+        REQUIRE(builder.next_column() == column);
+        // The typed adds where a caller has the value in its own form.
+        const Value& value = row[column];
+        bool added;
+        switch (value.kind()) {
+          case Value::Kind::kNull:
+            added = builder.add_null();
+            break;
+          case Value::Kind::kInt:
+            added = builder.add_int(value.as_int());
+            break;
+          case Value::Kind::kDouble:
+            added = builder.add_double(value.as_double());
+            break;
+          default:
+            added = trial % 2 ? builder.add(value) : builder.add_string(value.as_string());
+        }
+        REQUIRE(added);
+      }
+      REQUIRE(builder.finish().ok());
+      REQUIRE(builder.row() == expected_row);
+      std::string key = "stale";
+      REQUIRE(builder.primary_key(&key).ok());
+      REQUIRE(key == expected_key);
+      ++rows;
+    }
+  }
+  REQUIRE(rows == 900);
+
+  // Each value value_fits refuses is refused, and nothing is appended: the
+  // next value still lands in the same column.
+  TableSchema schema = all_types();
+  std::vector<Value> misfits = {Value::Int(INT16_MAX + 1),
+                                Value::Int(int64_t{INT32_MIN} - 1),
+                                Value::Double(1),
+                                Value::Int(10000000000),
+                                Value::String("abcde"),
+                                Value::String(std::string(11, 'x')),
+                                Value::Int(1),
+                                Value::String("1"),
+                                Value::Int(1),
+                                Value::Null()};
+  Row good = {Value::Int(1),
+              Value::Int(2),
+              Value::Int(3),
+              Value::Int(-9999999999),
+              Value::String("abcd"),
+              Value::Null(),
+              Value::String(std::string(1000, 'g')),
+              Value::Int(5),
+              Value::Double(0.5),
+              Value::Int(6)};
+  builder.start(schema, &buffer);
+  for (uint32_t column = 0; column < schema.columns.size(); ++column) {
+    INFO("column " << column);
+    REQUIRE(!value_fits(schema.columns[column], misfits[column]));
+    REQUIRE(!builder.add(misfits[column]));
+    REQUIRE(builder.next_column() == column);
+    REQUIRE(builder.add(good[column]));
+  }
+  REQUIRE(!builder.add(Value::Int(1)));  // no column left
+  REQUIRE(builder.finish().ok());
+  std::string expected;
+  REQUIRE(encode_row(schema, good, &expected).ok());
+  REQUIRE(builder.row() == expected);
+
+  // A row with a column missing is not finished.
+  builder.start(schema, &buffer);
+  REQUIRE(builder.add(good[0]));
+  REQUIRE(!builder.finish().ok());
+}
+
 TEST_CASE("key encoding preserves the order of integers, doubles and strings") {
   TableSchema schema = all_types();
   std::mt19937_64 rng(42);

@@ -82,6 +82,95 @@ inline bool value_fits(const ColumnDef& column, const Value& value) {
 // check_value; primary key columns must not be NULL). On error *out is unspecified.
 Status encode_row(const TableSchema& schema, const Row& row, std::string* out);
 
+// Builds an encoded row a column at a time, in column order: the bytes
+// encode_row gives for the same values, without a Row of them (the SQL
+// layer's INSERT writes each value it converts straight into the row, and
+// the values are not walked twice, to measure and to write), and the row's
+// primary key (WriteTxn::insert(TableId, const RowBuilder&)). Each add_*
+// checks the value against the next column as value_fits does; for one
+// that does not fit it returns false and appends nothing (check_value on
+// the same value says why). One builder serves row after row.
+class RowBuilder {
+ public:
+  // Starts a row of `schema` in the buffer *out (its capacity reused; row()
+  // views the part of it that is the row); both must live as long as the
+  // row is used.
+  void start(const TableSchema& schema, std::string* out);
+  // The column the next add_* fills (== the schema's column count when full).
+  uint32_t next_column() const { return next_; }
+  const TableSchema& schema() const { return *schema_; }
+
+  bool add(const Value& value);
+  bool add_null() {
+    if (next_ >= schema_->columns.size() || schema_->columns[next_].not_null) return false;
+    (*out_)[next_ / 8] = static_cast<char>((*out_)[next_ / 8] | (1 << (next_ % 8)));
+    mark_start();
+    ++next_;
+    return true;
+  }
+  // For the integral types: DECIMAL scaled, TIMESTAMP in µs.
+  bool add_int(int64_t value) {
+    if (next_ >= schema_->columns.size()) return false;
+    const ColumnDef& column = schema_->columns[next_];
+    size_t width = 8;
+    switch (column.type) {  // value_fits for a kInt value
+      case Type::kSmallInt:
+        if (value < INT16_MIN || value > INT16_MAX) return false;
+        width = 2;
+        break;
+      case Type::kInteger:
+        if (value < INT32_MIN || value > INT32_MAX) return false;
+        width = 4;
+        break;
+      case Type::kBigInt:
+      case Type::kTimestamp:
+        break;
+      case Type::kDecimal:
+        if (column.precision > 18 || value <= -kDecimalLimits[column.precision] ||
+            value >= kDecimalLimits[column.precision]) {
+          return false;
+        }
+        break;
+      default:
+        return false;
+    }
+    static_assert(std::endian::native == std::endian::little);
+    __builtin_memcpy(room(8), &value, 8);  // its low `width` bytes are the encoding
+    mark_start();
+    used_ += width;
+    ++next_;
+    return true;
+  }
+  bool add_double(double value);
+  bool add_string(std::string_view text);
+
+  // Ends the row. InvalidArgument if a column was not added or the row is
+  // longer than kMaxRowBytes.
+  Status finish() const;
+  // After finish(): the row, and *out = its primary key (encode_primary_key's bytes).
+  std::string_view row() const { return std::string_view(out_->data(), used_); }
+  Status primary_key(std::string* out) const;
+
+ private:
+  // `bytes` writable at used_ (*out_ grown if need be).
+  char* room(size_t bytes) {
+    if (used_ + bytes > out_->size()) grow(bytes);
+    return out_->data() + used_;
+  }
+  void grow(size_t bytes);
+  void mark_start() {
+    if (next_ < kTracked) starts_[next_] = static_cast<uint32_t>(used_);
+  }
+
+  // Where each of the first kTracked columns starts: the key is read from there.
+  static constexpr uint32_t kTracked = 32;
+  const TableSchema* schema_ = nullptr;
+  std::string* out_ = nullptr;
+  uint32_t next_ = 0;
+  size_t used_ = 0;  // bytes of *out_ written (the rest is room)
+  uint32_t starts_[kTracked];
+};
+
 // Replaces *out with the encoded row `row` of `schema` in which column
 // columns[k] holds values[k] (checked as by encode_row); every other column
 // keeps its bytes, with no decoding of them. Cheaper than decode, change,

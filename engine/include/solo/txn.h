@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "solo/catalog.h"
+#include "solo/codec.h"
 #include "solo/cursor.h"
 #include "solo/schema.h"
 #include "solo/status.h"
@@ -106,6 +107,9 @@ class WriteTxn : public TxnView {
   Status insert(TableId table, const Row& row);
   // Same for a row already encoded with encode_row() for this table.
   Status insert_encoded(TableId table, std::string_view row);
+  // Same for a row a RowBuilder has finished for this table's schema (its
+  // key read from where the builder wrote it, not decoded again).
+  Status insert(TableId table, const RowBuilder& row);
 
   // Replaces the row whose primary key is `key` by `row` (which may change the
   // primary key). NotFound if there is no such row; AlreadyExists if the new

@@ -171,22 +171,30 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   const auto& columns = insert.schema.columns;
   // The owner runs one statement at a time: the buffers (and the text
   // capacity of their values) are kept from one INSERT to the next.
-  // A row per width (the engine takes a Row of exactly the table's columns;
-  // resizing one shared Row would drop the text buffers of its values);
-  // scratch and values only grow.
-  thread_local std::vector<Row> rows_by_width;
+  // Each value is converted straight into the encoded row (no solo::Value
+  // Row, no second pass of encode_row over it); scratch and values only grow.
+  thread_local std::string encoded;
   thread_local std::vector<Value> scratch;
   thread_local std::vector<Value> values;          // computed VALUES expressions
   thread_local std::vector<const Value*> sources;  // each VALUES item's value, not copied
-  if (rows_by_width.size() <= columns.size()) rows_by_width.resize(columns.size() + 1);
-  Row& row = rows_by_width[columns.size()];
-  row.resize(columns.size());
   if (scratch.size() < columns.size()) scratch.resize(columns.size());
+  solo::RowBuilder row;
   Frame frame;
   frame.env = env;
   int64_t next_rowid = -1;
+  auto put = [&](const Value& value, size_t col) {
+    if (AppendToRow(value, columns[col], &row)) return;
+    // The converted value does not fit its column: the engine's check says why.
+    solo::Value converted;
+    ToEngine(value, columns[col], &converted);
+    Status status = check_value(columns[col], converted);
+    if (status.ok())
+      status = Status::InvalidArgument("value does not fit column " + columns[col].name);
+    ThrowStatus(status, insert.schema);
+  };
   // source_value(i): the i-th value of the source row.
   auto store = [&](const auto& source_value) {
+    row.start(insert.schema, &encoded);
     for (size_t col = 0; col < columns.size(); ++col) {
       if (static_cast<int>(col) == insert.rowid_column) {
         if (next_rowid < 0) {
@@ -196,20 +204,20 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
             next_rowid = decode_column(insert.schema, last->value(), static_cast<uint32_t>(col)).as_int() + 1;
           }
         }
-        row[col] = solo::Value::Int(next_rowid++);
+        if (!row.add_int(next_rowid++)) ThrowSql(SqlState::kInternalError, "rowid does not fit");
         continue;
       }
       int source = insert.source_of_column[col];
       if (source >= 0) {
-        ToEngine(source_value(source), columns[col], &row[col]);
+        put(source_value(source), col);
       } else if (insert.defaults[col]) {
-        const Value& value = Eval(*insert.defaults[col], frame, &scratch[col]);
-        ToEngine(value, columns[col], &row[col]);
+        put(Eval(*insert.defaults[col], frame, &scratch[col]), col);
       } else {
-        ToEngine(Value(), columns[col], &row[col]);
+        put(Value(), col);
       }
     }
-    Status status = txn.insert(insert.table, row);
+    Status status = row.finish();
+    if (status.ok()) status = txn.insert(insert.table, row);
     if (!status.ok()) ThrowStatus(status, insert.schema);
   };
   uint64_t count = 0;

@@ -643,6 +643,42 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   }
 }
 
+bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row) {
+  // ToEngine's common cases written straight into the row: the builder's
+  // checks are the column's (range, precision, length, NOT NULL), and a
+  // value they refuse goes the long way, through ToEngine, which converts
+  // it (trailing spaces dropped, a decimal rescaled) or throws its error.
+  switch (value.kind()) {
+    case ValueKind::kNull:
+      if (row->add_null()) return true;
+      break;  // NOT NULL: ToEngine throws 23502
+    case ValueKind::kInt:
+      if ((column.type == Type::kBigInt || column.type == Type::kInteger ||
+           column.type == Type::kSmallInt) &&
+          row->add_int(value.as_int())) {
+        return true;
+      }
+      break;
+    case ValueKind::kDecimal:
+      if (column.type == Type::kDecimal && value.scale() == column.scale &&
+          row->add_int(value.units())) {
+        return true;
+      }
+      break;
+    case ValueKind::kTimestamp:
+      if (column.type == Type::kTimestamp && row->add_int(value.as_int())) return true;
+      break;
+    case ValueKind::kText:
+      if (row->add_string(value.as_text())) return true;
+      break;
+    default:
+      break;
+  }
+  thread_local solo::Value converted;  // its text capacity kept
+  ToEngine(value, column, &converted);
+  return row->add(converted);
+}
+
 void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out) {
   if (value.is_null()) {
     out->SetNull();

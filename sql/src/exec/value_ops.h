@@ -58,6 +58,11 @@ void CastValue(const Value& value, const solo::ColumnDef& column, Value* out, So
 // Converts a SQL value for storing in `column` (assignment): like CastValue,
 // but text longer than the column is 22001 and NULL into NOT NULL is 23502.
 void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* out);
+// ToEngine written straight into a row being built: appends `value`,
+// converted, as the builder's next column (`column`). Throws what ToEngine
+// throws; false (nothing appended) if the converted value does not fit the
+// column (then ToEngine and solo::check_value on it say why).
+bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row);
 // The SQL value of an engine column value.
 void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out);
 // The same for a column read in place (decode_row_view); reuses out's text buffer.
