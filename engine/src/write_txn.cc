@@ -374,7 +374,12 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
       db_->finger_.txn = 0;
       status = update_checked(*info, key, row);
     }
-    if (status.ok() && stored != nullptr) status = get(table, key, stored);
+    if (status.ok() && stored != nullptr) {
+      // The row may have moved: it is stored under the key of its new values.
+      std::string new_key;
+      status = row_primary_key(info->schema, row, &new_key);
+      if (status.ok()) status = get(table, new_key, stored);
+    }
     return status;
   }
   internal::TreePath local;
