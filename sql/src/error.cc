@@ -34,6 +34,8 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kStringDataRightTruncation, "22001"},
     StateEntry{SqlState::kInvalidTextRepresentation, "22P02"},
     StateEntry{SqlState::kInvalidParameterValue, "22023"},
+    StateEntry{SqlState::kDatetimeFieldOverflow, "22008"},
+    StateEntry{SqlState::kInvalidColumnReference, "42P10"},
     StateEntry{SqlState::kCardinalityViolation, "21000"},
     StateEntry{SqlState::kActiveSqlTransaction, "25001"},
     StateEntry{SqlState::kNoActiveSqlTransaction, "25P01"},

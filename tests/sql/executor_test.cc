@@ -336,10 +336,20 @@ TEST_CASE("sessions: autocommit, explicit transactions, 25P02, idle timeout") {
   CHECK(rows.at(0, 0) == Value::Int(0));
   SqlStatus failed = session.Exec("INSERT INTO t VALUES (1, 2)");
   CHECK(failed.error().state() == SqlState::kUniqueViolation);
+  CHECK(failed.error().message() == "duplicate key value violates unique constraint on \"t\"");
   CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
   Run(session, "ROLLBACK");
   REQUIRE(session.Exec("SELECT count(*) FROM t", &rows).ok());
   CHECK(rows.at(0, 0) == Value::Int(0));
+
+  // A unique index's violation names the index, not only the table.
+  Run(session, "CREATE UNIQUE INDEX t_b ON t (b)");
+  Run(session, "INSERT INTO t VALUES (1, 7)");
+  SqlStatus taken = session.Exec("INSERT INTO t VALUES (2, 7)");
+  CHECK(taken.error().state() == SqlState::kUniqueViolation);
+  CHECK(taken.error().message() == "duplicate key value violates unique index \"t_b\" on \"t\"");
+  Run(session, "DELETE FROM t");
+  Run(session, "DROP INDEX t_b");
 
   Session::Options options;
   options.idle_timeout = std::chrono::milliseconds(50);
@@ -509,4 +519,50 @@ TEST_CASE("columns read only by key filters are not loaded; every other reader s
   REQUIRE(rows.row_count() == 2);
   CHECK(rows.at(0, 0) == Value::Text("done"));
   CHECK(rows.at(1, 1) == Value::Int(16));
+}
+
+TEST_CASE("regression: a DEFAULT that cannot work is refused by CREATE TABLE, at its position") {
+  auto db = OpenDb();
+  // A parameter: 42P02 even when the caller supplies a value for it, since
+  // every later INSERT would have none.
+  PreparedStatement with_parameter = Prepare(*db, "CREATE TABLE t (a INT DEFAULT (?), b INT)");
+  SqlStatus failed = Write(*db, with_parameter, {Value::Int(1)});
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kUndefinedParameter);
+  CHECK(failed.error().pos().column == 32);
+  // A column reference: 0A000 at the column, not at some later INSERT.
+  failed = Write(*db, Prepare(*db, "CREATE TABLE t (a INT DEFAULT (b + 1), b INT)"), {});
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kFeatureNotSupported);
+  CHECK(failed.error().pos().column == 32);
+  // Text that is no number: 22P02 at the literal.
+  failed = Write(*db, Prepare(*db, "CREATE TABLE t (a INT DEFAULT 'x', b INT)"), {});
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kInvalidTextRepresentation);
+  CHECK(failed.error().pos().column == 31);
+  // None of them created the table.
+  Session session(*db);
+  Run(session, "CREATE TABLE t (a INT DEFAULT (2 * 3), b INT)");
+  Run(session, "INSERT INTO t (b) VALUES (1)");
+  ResultSet rows;
+  REQUIRE(session.Exec("SELECT a, b FROM t", &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(6));
+}
+
+TEST_CASE("regression: a column in LIMIT or OFFSET is 42P10 at prepare time, at the column") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (id INT, v INT)");
+  Run(session, "INSERT INTO t VALUES (1, 1), (2, 2), (3, 3)");
+  db->read([&](solo::ReadTxn& txn) {
+    auto limit = PreparedStatement::Prepare(txn, "SELECT id FROM t LIMIT id");
+    REQUIRE(!limit.ok());
+    CHECK(limit.error().state() == SqlState::kInvalidColumnReference);
+    CHECK(limit.error().pos().column == 24);
+    auto offset = PreparedStatement::Prepare(txn, "SELECT id FROM t LIMIT 1 OFFSET 1 + v");
+    REQUIRE(!offset.ok());
+    CHECK(offset.error().state() == SqlState::kInvalidColumnReference);
+    CHECK(offset.error().pos().column == 37);
+    return solo::Status::OK();
+  });
 }

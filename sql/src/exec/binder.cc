@@ -31,6 +31,10 @@ struct FromItem {
 struct Scope {
   std::vector<FromItem>* items = nullptr;
   Scope* outer = nullptr;
+  // Set to "LIMIT" or "OFFSET" while binding that clause: its columns are
+  // then 42P10, also from inside a subquery (they are evaluated once, before
+  // any row of this level is read).
+  std::string_view columns_forbidden_in;
 };
 
 // While binding the select list, HAVING and ORDER BY of a grouped query.
@@ -92,6 +96,80 @@ bool ContainsAggregate(const Expr& expr) {
     }
     case ExprKind::kCast: return ContainsAggregate(*expr.As<CastExpr>().operand);
     default: return false;
+  }
+}
+
+// Throws for the first part of a DEFAULT expression that cannot work in
+// every INSERT: a column reference or subquery (0A000), a parameter (42P02)
+// or an aggregate (42803), as PostgreSQL does at CREATE TABLE.
+void CheckDefaultParts(const Expr& expr) {
+  auto check_all = [](const std::vector<ExprPtr>& exprs) {
+    for (const ExprPtr& part : exprs) CheckDefaultParts(*part);
+  };
+  switch (expr.kind) {
+    case ExprKind::kLiteral:
+      return;
+    case ExprKind::kColumnRef:
+      ThrowSql(SqlState::kFeatureNotSupported, "cannot use column reference in DEFAULT expression",
+               expr.pos);
+    case ExprKind::kParameter:
+      ThrowSql(SqlState::kUndefinedParameter,
+               fmt::format("there is no parameter ${}", expr.As<ParameterExpr>().number), expr.pos);
+    case ExprKind::kSubquery:
+    case ExprKind::kExists:
+    case ExprKind::kInSubquery:
+      ThrowSql(SqlState::kFeatureNotSupported, "cannot use subquery in DEFAULT expression",
+               expr.pos);
+    case ExprKind::kFunction: {
+      const auto& fn = expr.As<FunctionExpr>();
+      if (IsAggregateName(fn.name)) {
+        ThrowSql(SqlState::kGroupingError,
+                 "aggregate functions are not allowed in DEFAULT expressions", expr.pos);
+      }
+      check_all(fn.args);
+      return;
+    }
+    case ExprKind::kUnary:
+      CheckDefaultParts(*expr.As<UnaryExpr>().operand);
+      return;
+    case ExprKind::kBinary:
+      CheckDefaultParts(*expr.As<BinaryExpr>().left);
+      CheckDefaultParts(*expr.As<BinaryExpr>().right);
+      return;
+    case ExprKind::kIsNull:
+      CheckDefaultParts(*expr.As<IsNullExpr>().operand);
+      return;
+    case ExprKind::kBetween: {
+      const auto& between = expr.As<BetweenExpr>();
+      CheckDefaultParts(*between.operand);
+      CheckDefaultParts(*between.low);
+      CheckDefaultParts(*between.high);
+      return;
+    }
+    case ExprKind::kInList:
+      CheckDefaultParts(*expr.As<InListExpr>().operand);
+      check_all(expr.As<InListExpr>().list);
+      return;
+    case ExprKind::kLike: {
+      const auto& like = expr.As<LikeExpr>();
+      CheckDefaultParts(*like.operand);
+      CheckDefaultParts(*like.pattern);
+      if (like.escape) CheckDefaultParts(*like.escape);
+      return;
+    }
+    case ExprKind::kCase: {
+      const auto& case_expr = expr.As<CaseExpr>();
+      if (case_expr.operand) CheckDefaultParts(*case_expr.operand);
+      for (const auto& when : case_expr.whens) {
+        CheckDefaultParts(*when.condition);
+        CheckDefaultParts(*when.result);
+      }
+      if (case_expr.else_result) CheckDefaultParts(*case_expr.else_result);
+      return;
+    }
+    case ExprKind::kCast:
+      CheckDefaultParts(*expr.As<CastExpr>().operand);
+      return;
   }
 }
 
@@ -168,6 +246,11 @@ class Binder {
   Binder(const TxnView& view, Plan* plan) : view_(view), catalog_(view.catalog()), plan_(plan) {}
 
   void Bind(const Statement& statement);
+  // Binds an expression that reads no table (a DEFAULT).
+  BExprPtr BindStandalone(const Expr& expr) {
+    Scope empty_scope;
+    return BindExpr(expr, &empty_scope, nullptr);
+  }
 
  private:
   std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer);
@@ -292,6 +375,12 @@ BExprPtr Binder::BindColumn(const ColumnRefExpr& ref, Scope* scope, AggContext* 
                  fmt::format("column {}.{} does not exist", ref.table, ref.column), ref.pos);
       }
       continue;
+    }
+    if (!current->columns_forbidden_in.empty()) {
+      ThrowSql(
+          SqlState::kInvalidColumnReference,
+          fmt::format("argument of {} must not contain variables", current->columns_forbidden_in),
+          ref.pos);
     }
     FromItem& item = (*current->items)[found_item];
     item.needed[found_column] = true;
@@ -880,7 +969,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     ThrowSql(SqlState::kProgramLimitExceeded, "at most 64 tables in one FROM", select.pos);
   }
   plan->slot_count = slots;
-  Scope scope{&items, outer};
+  Scope scope{&items, outer, {}};
   if (select.where) SplitConjuncts(select.where.get(), &where_parts);
 
   std::vector<Conjunct> conjuncts;
@@ -1066,8 +1155,16 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   }
   plan->need_sort = !plan->order.empty();
   if (!order_by_columns || plan->distinct) order_columns.clear();
-  if (select.limit) plan->limit = BindExpr(*select.limit, &scope, nullptr);
-  if (select.offset) plan->offset = BindExpr(*select.offset, &scope, nullptr);
+  if (select.limit) {
+    Scope limit_scope = scope;
+    limit_scope.columns_forbidden_in = "LIMIT";
+    plan->limit = BindExpr(*select.limit, &limit_scope, nullptr);
+  }
+  if (select.offset) {
+    Scope offset_scope = scope;
+    offset_scope.columns_forbidden_in = "OFFSET";
+    plan->offset = BindExpr(*select.offset, &offset_scope, nullptr);
+  }
 
   PlanLevels(plan.get(), &items, &conjuncts,
              plan->need_sort && !order_columns.empty() ? order_columns
@@ -1191,7 +1288,7 @@ void Binder::BindModify(const Statement& statement) {
   items[0].columns = table->schema.columns;
   items[0].needed.assign(items[0].columns.size(), true);
   scan->slot_count = static_cast<uint32_t>(items[0].columns.size());
-  Scope scope{&items, nullptr};
+  Scope scope{&items, nullptr, {}};
   std::vector<Conjunct> conjuncts;
   if (where != nullptr) {
     std::vector<const Expr*> parts;
@@ -1299,6 +1396,35 @@ void Binder::Bind(const Statement& statement) {
 }
 
 }  // namespace
+
+void CheckDefault(const TxnView& view, const Expr& expr, const solo::ColumnDef& column) {
+  CheckDefaultParts(expr);
+  Plan plan;
+  Binder binder(view, &plan);
+  BExprPtr bound = binder.BindStandalone(expr);
+  // The parts allowed are all immutable, so one evaluation tells what every
+  // INSERT would get (PostgreSQL folds such a default at CREATE TABLE too).
+  ExecEnv env;
+  env.view = &view;
+  Frame frame;
+  frame.env = &env;
+  Value scratch;
+  const Value& value = Eval(*bound, frame, &scratch);
+  // NULL is checked against NOT NULL by the INSERT, as in PostgreSQL.
+  if (value.is_null()) return;
+  solo::Value stored;
+  try {
+    ToEngine(value, column, &stored);
+  } catch (const ExecFailure& failure) {
+    ThrowSql(failure.error.state(), failure.error.message(), expr.pos);
+  }
+  if (!solo::check_value(column, stored).ok()) {
+    bool text =
+        column.type == Type::kChar || column.type == Type::kVarChar || column.type == Type::kText;
+    ThrowSql(text ? SqlState::kStringDataRightTruncation : SqlState::kNumericValueOutOfRange,
+             fmt::format("DEFAULT value does not fit column \"{}\"", column.name), expr.pos);
+  }
+}
 
 void BindStatement(const TxnView& view, Plan* plan) {
   Binder binder(view, plan);

@@ -59,6 +59,7 @@ void CreateTable(const CreateTableStmt& create, WriteTxn* txn) {
   std::vector<std::pair<uint32_t, std::string>> defaults;
   for (size_t col = 0; col < create.columns.size(); ++col) {
     if (!create.columns[col].default_value) continue;
+    CheckDefault(*txn, *create.columns[col].default_value, schema.columns[col]);
     defaults.emplace_back(static_cast<uint32_t>(col), ToSql(*create.columns[col].default_value));
   }
   solo::Result<TableId> created = txn->create_table(schema);

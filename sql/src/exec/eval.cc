@@ -170,7 +170,9 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
         }
       }
       // Characters [start, start + length), 1-based; positions before 1 count.
-      int64_t end = start + length;
+      // length >= 0, so only a sum past INT64_MAX can overflow: it means "to
+      // the end of the text", as in PostgreSQL.
+      int64_t end = start > INT64_MAX - length ? INT64_MAX : start + length;
       std::string result;
       int64_t char_pos = 0;
       for (size_t byte = 0; byte < text.size();) {

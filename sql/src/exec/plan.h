@@ -215,6 +215,14 @@ inline bool IsHiddenColumn(const solo::ColumnDef& column) { return column.name =
 // Throws ExecFailure on a user error.
 void BindStatement(const TxnView& view, Plan* plan);
 
+// binder.cc: checks a column's DEFAULT expression at CREATE TABLE. Throws
+// ExecFailure, at a position inside expr, for what would fail every INSERT
+// that uses it: a column reference or subquery (0A000), a parameter (42P02),
+// an aggregate (42803), an unknown function (42883), an evaluation error
+// (e.g. 22012), or a value the column cannot store (22P02, 22003, 22001).
+// A NULL default passes (NOT NULL is the INSERT's check). Owner thread.
+void CheckDefault(const TxnView& view, const Expr& expr, const solo::ColumnDef& column);
+
 // explain.cc: the plan as text lines.
 std::vector<std::string> ExplainPlan(const Plan& plan);
 

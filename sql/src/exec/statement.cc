@@ -153,6 +153,14 @@ class CollectRows : public RowTarget {
 
 [[noreturn]] void ThrowStatus(const Status& status, const TableSchema& schema) {
   if (status.IsAlreadyExists()) {
+    // The engine names a unique index whose key is taken; else it is the primary key.
+    constexpr std::string_view kIndexPrefix = "duplicate key for unique index ";
+    const std::string& message = status.message();
+    if (message.starts_with(kIndexPrefix)) {
+      ThrowSql(SqlState::kUniqueViolation,
+               fmt::format("duplicate key value violates unique index \"{}\" on \"{}\"",
+                           message.substr(kIndexPrefix.size()), schema.name));
+    }
     ThrowSql(SqlState::kUniqueViolation,
              fmt::format("duplicate key value violates unique constraint on \"{}\"", schema.name));
   }

@@ -87,6 +87,23 @@ std::string_view KindName(ValueKind kind) {
   return "?";
 }
 
+// Reads text as a timestamp, or fails the statement: 22P02 for text of
+// another shape, 22008 for a time that does not exist (as PostgreSQL).
+int64_t TimestampOrThrow(std::string_view text, SourcePos pos) {
+  int64_t micros = 0;
+  switch (ParseTimestamp(text, &micros)) {
+    case TimestampParse::kOk:
+      return micros;
+    case TimestampParse::kFieldOutOfRange:
+      ThrowSql(SqlState::kDatetimeFieldOverflow,
+               fmt::format("date/time field value out of range: \"{}\"", text), pos);
+    case TimestampParse::kBadSyntax:
+      break;
+  }
+  ThrowSql(SqlState::kInvalidTextRepresentation,
+           fmt::format("invalid input syntax for type timestamp: \"{}\"", text), pos);
+}
+
 int Sign(int64_t diff) { return diff < 0 ? -1 : diff > 0 ? 1 : 0; }
 
 int CompareNumbers(const Value& left, const Value& right) {
@@ -137,12 +154,7 @@ int CompareValues(const Value& left, const Value& right, SourcePos pos) {
     return -CompareValues(right, left, pos);
   }
   if (left.kind() == ValueKind::kTimestamp && right.kind() == ValueKind::kText) {
-    int64_t micros;
-    if (!ParseTimestamp(right.as_text(), &micros)) {
-      ThrowSql(SqlState::kInvalidTextRepresentation,
-               fmt::format("invalid input syntax for type timestamp: \"{}\"", right.as_text()),
-               pos);
-    }
+    int64_t micros = TimestampOrThrow(right.as_text(), pos);
     return left.as_int() < micros ? -1 : left.as_int() > micros ? 1 : 0;
   }
   ThrowSql(SqlState::kUndefinedFunction,
@@ -335,6 +347,7 @@ Value ParseNumber(std::string_view text, SourcePos pos) {
   __int128 units = 0;
   int scale = 0;
   bool after_dot = false;
+  bool past_scale = false;  // a digit beyond kMaxDecimalScale places was seen
   for (char ch : text) {
     if (ch == '.') {
       after_dot = true;
@@ -345,12 +358,19 @@ Value ParseNumber(std::string_view text, SourcePos pos) {
                fmt::format("invalid input syntax for type numeric: \"{}\"", text), pos);
     }
     if (after_dot) {
-      if (scale == kMaxDecimalScale) continue;  // digits beyond 18 places are dropped
+      if (scale == kMaxDecimalScale) {
+        // Round half away from zero (the literal has no sign here): only the
+        // first dropped digit decides, as with a cast to DECIMAL(p, 18).
+        if (!past_scale && ch >= '5') ++units;
+        past_scale = true;
+        continue;
+      }
       ++scale;
     }
     units = units * 10 + (ch - '0');
     if (units > INT64_MAX) Overflow(pos);
   }
+  if (units > INT64_MAX) Overflow(pos);
   if (!after_dot) return Value::Int(static_cast<int64_t>(units));
   return Value::Decimal(static_cast<int64_t>(units), scale);
 }
@@ -540,13 +560,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       if (value.kind() == ValueKind::kTimestamp) {
         out->SetTimestamp(value.as_int());
       } else if (value.kind() == ValueKind::kText) {
-        int64_t micros;
-        if (!ParseTimestamp(value.as_text(), &micros)) {
-          ThrowSql(SqlState::kInvalidTextRepresentation,
-                   fmt::format("invalid input syntax for type timestamp: \"{}\"", value.as_text()),
-                   pos);
-        }
-        out->SetTimestamp(micros);
+        out->SetTimestamp(TimestampOrThrow(value.as_text(), pos));
       } else {
         CannotCast(value, column, pos);
       }
@@ -817,19 +831,23 @@ std::string FormatTimestamp(int64_t micros) {
   return out;
 }
 
-bool ParseTimestamp(std::string_view text, int64_t* micros) {
+TimestampParse ParseTimestamp(std::string_view text, int64_t* micros) {
   int year, month, day, hour = 0, minute = 0, second = 0;
   char buffer[64];
-  if (text.size() >= sizeof(buffer)) return false;
+  if (text.size() >= sizeof(buffer)) return TimestampParse::kBadSyntax;
   std::copy(text.begin(), text.end(), buffer);
   buffer[text.size()] = '\0';
   int consumed = 0;
-  if (std::sscanf(buffer, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) return false;
+  if (std::sscanf(buffer, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) {
+    return TimestampParse::kBadSyntax;
+  }
   const char* rest = buffer + consumed;
   int64_t fraction = 0;
   if (*rest == ' ' || *rest == 'T') {
     int more = 0;
-    if (std::sscanf(rest + 1, "%2d:%2d:%2d%n", &hour, &minute, &second, &more) != 3) return false;
+    if (std::sscanf(rest + 1, "%2d:%2d:%2d%n", &hour, &minute, &second, &more) != 3) {
+      return TimestampParse::kBadSyntax;
+    }
     rest += 1 + more;
     if (*rest == '.') {
       ++rest;
@@ -839,13 +857,21 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
         ++digits;
         ++rest;
       }
-      if (digits == 0) return false;
+      if (digits == 0) return TimestampParse::kBadSyntax;
       for (; digits < 6; ++digits) fraction *= 10;
     }
   }
-  if (*rest != '\0') return false;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
-    return false;
+  if (*rest != '\0') return TimestampParse::kBadSyntax;
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+    return TimestampParse::kBadSyntax;
+  }
+  // Second 60 is accepted as a leap second and rolls into the next minute, as
+  // in PostgreSQL; every other field must name a time that exists.
+  static constexpr int kDaysInMonth[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > kDaysInMonth[month - 1] ||
+      (month == 2 && day == 29 && !leap) || hour > 23 || minute > 59 || second > 60) {
+    return TimestampParse::kFieldOutOfRange;
   }
   // Days from civil (Howard Hinnant's algorithm).
   int y = year - (month <= 2 ? 1 : 0);
@@ -855,7 +881,7 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
   int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
   *micros = ((days * 24 + hour) * 60 + minute) * 60 * 1000000LL + second * 1000000LL + fraction;
-  return true;
+  return TimestampParse::kOk;
 }
 
 std::string Value::ToString() const {
