@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -42,17 +43,137 @@ constexpr const char* kHelp =
 
 enum class Mode { kTable, kCsv, kList };
 
+// How deep .read may nest (a file that reads itself would otherwise recurse
+// until the stack overflows); sqlite3's shell stops at the same depth.
+constexpr int kMaxReadDepth = 25;
+
+// Cuts SQL, fed one line at a time, into statements at ';' outside strings,
+// quoted names and comments (block comments nest, as in the lexer). Every
+// character is scanned once, so a script costs time linear in its length
+// however its statements are laid out over lines. The text kept is the input
+// from the first line of the unfinished statement on.
+class StatementSplitter {
+ public:
+  // A statement cut from the input, without its ';'. The views point into the
+  // splitter: valid until the next AddLine, SkipLine or Finish.
+  struct Piece {
+    std::string_view text;     // the statement
+    std::string_view context;  // the input from the start of text's first line
+    uint32_t line = 1;         // the input line (1-based) where context starts
+  };
+
+  // Scans line (given without its '\n') and appends the statements it
+  // completes to *pieces. Pieces of only spaces and comments are left out.
+  void AddLine(std::string_view line, std::vector<Piece>* pieces);
+
+  // Counts a line that is not SQL (a dot command); only when idle().
+  void SkipLine() {
+    ++line_count_;
+    statement_line_ = line_count_ + 1;
+  }
+
+  // At the end of the input: appends the unfinished statement, if any, to
+  // *pieces. An unterminated comment is kept even alone so that the lexer
+  // reports it.
+  void Finish(std::vector<Piece>* pieces) {
+    if (has_token_ || comment_depth_ > 0) pieces->push_back(MakePiece(buffer_.size()));
+  }
+
+  // True when no statement has begun (only spaces and whole comments since
+  // the last ';'): a line starting with '.' here is a dot command.
+  bool idle() const { return quote_ == 0 && comment_depth_ == 0 && !has_token_; }
+
+ private:
+  static bool IsSpace(char ch) {
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+  }
+  Piece MakePiece(size_t end) const {
+    std::string_view all = buffer_;
+    return Piece{all.substr(statement_start_, end - statement_start_),
+                 all.substr(statement_line_start_), statement_line_};
+  }
+
+  std::string buffer_;               // input lines, from statement_line_start_'s line on
+  size_t statement_start_ = 0;       // where the unfinished statement starts in buffer_
+  size_t statement_line_start_ = 0;  // where its line starts in buffer_
+  uint32_t statement_line_ = 1;      // that line's number in the input
+  uint32_t line_count_ = 0;          // input lines seen
+  char quote_ = 0;                   // the open quote (' or "), or 0
+  int comment_depth_ = 0;            // open /* comments
+  bool has_token_ = false;           // the unfinished statement has more than spaces and comments
+};
+
+void StatementSplitter::AddLine(std::string_view line, std::vector<Piece>* pieces) {
+  // The lines before the unfinished statement's are no longer needed; each
+  // byte is dropped once.
+  buffer_.erase(0, statement_line_start_);
+  statement_start_ -= statement_line_start_;
+  statement_line_start_ = 0;
+  size_t line_start = buffer_.size();
+  ++line_count_;
+  buffer_ += line;
+  buffer_ += '\n';
+  // The line ends with '\n', so buffer_[pos + 1] exists for any character
+  // tested below.
+  size_t pos = line_start;
+  while (pos < buffer_.size()) {
+    char ch = buffer_[pos];
+    if (quote_ != 0) {
+      if (ch == quote_ && buffer_[pos + 1] == quote_) {
+        pos += 2;  // a doubled quote stands for itself
+        continue;
+      }
+      if (ch == quote_) quote_ = 0;
+      ++pos;
+    } else if (comment_depth_ > 0) {
+      if (ch == '*' && buffer_[pos + 1] == '/') {
+        --comment_depth_;
+        pos += 2;
+      } else if (ch == '/' && buffer_[pos + 1] == '*') {
+        ++comment_depth_;
+        pos += 2;
+      } else {
+        ++pos;
+      }
+    } else if (ch == '-' && buffer_[pos + 1] == '-') {
+      pos = buffer_.size() - 1;  // the comment runs to the end of the line
+    } else if (ch == '/' && buffer_[pos + 1] == '*') {
+      comment_depth_ = 1;
+      pos += 2;
+    } else if (ch == ';') {
+      if (has_token_) pieces->push_back(MakePiece(pos));
+      statement_start_ = ++pos;
+      statement_line_start_ = line_start;
+      statement_line_ = line_count_;
+      has_token_ = false;
+    } else {
+      if (!IsSpace(ch)) has_token_ = true;
+      if (ch == '\'' || ch == '"') quote_ = ch;
+      ++pos;
+    }
+  }
+  if (idle()) {  // the next statement starts on the next line
+    statement_start_ = statement_line_start_ = buffer_.size();
+    statement_line_ = line_count_ + 1;
+  }
+}
+
 class Shell {
  public:
   Shell(solo::Database& db, bool interactive)
       : db_(db), session_(db), interactive_(interactive),
         mode_(interactive ? Mode::kTable : Mode::kList) {}
 
-  // Runs a script; returns false at the first error.
-  bool RunScript(std::string_view text);
+  // Runs the script read from input, each statement as soon as it is
+  // complete. Returns false at the first error (interactive: only when .read
+  // nests too deep).
+  bool RunScript(std::istream& input);
   void Interactive();
 
  private:
+  // Runs one statement; on an error prints it (with its line in the input)
+  // and returns false.
+  bool RunStatement(const StatementSplitter::Piece& piece);
   bool RunStatement(std::string_view sql);
   bool DotCommand(const std::string& line);
   void Print(const solo::sql::ResultSet& rows);
@@ -67,115 +188,77 @@ class Shell {
   Mode mode_;
   bool timer_ = false;
   std::ofstream file_out_;
+  int read_depth_ = 0;           // .read commands running, one inside the other
+  bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
 };
 
-// Splits a script into statements at ';' outside strings, quoted names and
-// comments. Each piece keeps its text (without the ';').
-std::vector<std::string_view> SplitStatements(std::string_view text, bool* complete) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  size_t pos = 0;
-  int comment_depth = 0;
-  while (pos < text.size()) {
-    char ch = text[pos];
-    if (comment_depth > 0) {
-      if (ch == '*' && pos + 1 < text.size() && text[pos + 1] == '/') {
-        --comment_depth;
-        pos += 2;
-      } else if (ch == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
-        ++comment_depth;
-        pos += 2;
-      } else {
-        ++pos;
-      }
-      continue;
-    }
-    if (ch == '\'' || ch == '"') {
-      size_t end = text.find(ch, pos + 1);
-      while (end != std::string_view::npos && end + 1 < text.size() && text[end + 1] == ch) {
-        end = text.find(ch, end + 2);
-      }
-      if (end == std::string_view::npos) {
-        pos = text.size();
-        break;
-      }
-      pos = end + 1;
-    } else if (ch == '-' && pos + 1 < text.size() && text[pos + 1] == '-') {
-      size_t end = text.find('\n', pos);
-      pos = end == std::string_view::npos ? text.size() : end + 1;
-    } else if (ch == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
-      comment_depth = 1;
-      pos += 2;
-    } else if (ch == ';') {
-      out.push_back(text.substr(start, pos - start));
-      start = ++pos;
-    } else {
-      ++pos;
+// Renders error, found in piece.text, with the line and column it has in the
+// input and the whole input line under them.
+std::string FormatInputError(const solo::sql::SqlError& error,
+                             const StatementSplitter::Piece& piece) {
+  solo::sql::SourcePos pos = error.pos();
+  if (!pos.valid() || pos.offset > piece.text.size()) {
+    return solo::sql::FormatError(error, piece.text);
+  }
+  size_t text_offset = static_cast<size_t>(piece.text.data() - piece.context.data());
+  std::string_view before = piece.context.substr(0, text_offset);
+  uint32_t lines_before = 0;
+  size_t line_head_start = 0;  // where text's first line starts in context
+  for (size_t idx = 0; idx < before.size(); ++idx) {
+    if (before[idx] == '\n') {
+      ++lines_before;
+      line_head_start = idx + 1;
     }
   }
-  std::string_view rest = text.substr(start);
-  bool blank = rest.find_first_not_of(" \t\r\n") == std::string_view::npos;
-  if (complete) *complete = blank && comment_depth == 0;
-  if (!blank) out.push_back(rest);
-  return out;
-}
-
-bool IsBlankOrComment(std::string_view sql) {
-  bool complete;
-  (void)complete;
-  // A piece with only comments parses as nothing: skip it.
-  size_t pos = 0;
-  while (pos < sql.size()) {
-    if (sql[pos] == ' ' || sql[pos] == '\t' || sql[pos] == '\r' || sql[pos] == '\n') {
-      ++pos;
-    } else if (sql.substr(pos, 2) == "--") {
-      size_t end = sql.find('\n', pos);
-      pos = end == std::string_view::npos ? sql.size() : end + 1;
-    } else if (sql.substr(pos, 2) == "/*") {
-      size_t end = sql.find("*/", pos + 2);
-      pos = end == std::string_view::npos ? sql.size() : end + 2;
-    } else {
-      return false;
+  uint32_t column = pos.column;
+  if (pos.line == 1) {  // count the characters on the line before the statement
+    for (size_t idx = line_head_start; idx < before.size(); ++idx) {
+      if ((static_cast<unsigned char>(before[idx]) & 0xC0) != 0x80) ++column;
     }
   }
-  return true;
+  solo::sql::SourcePos input_pos{piece.line + lines_before + pos.line - 1, column,
+                                 static_cast<uint32_t>(text_offset + pos.offset)};
+  return solo::sql::FormatError(solo::sql::SqlError(error.state(), error.message(), input_pos),
+                                piece.context);
 }
 
-bool Shell::RunScript(std::string_view text) {
-  // Dot commands are whole lines; everything else is SQL.
-  std::string sql_buffer;
-  std::istringstream lines{std::string(text)};
-  std::string line;
-  auto flush_sql = [&]() -> bool {
-    for (std::string_view statement : SplitStatements(sql_buffer, nullptr)) {
-      if (IsBlankOrComment(statement)) continue;
-      if (!RunStatement(statement) && !interactive_) return false;
+bool Shell::RunScript(std::istream& input) {
+  // Dot commands are whole lines between statements; everything else is SQL.
+  // Statements run as soon as their ';' is read.
+  StatementSplitter splitter;
+  std::vector<StatementSplitter::Piece> pieces;
+  auto run_pieces = [&]() -> bool {
+    for (const StatementSplitter::Piece& piece : pieces) {
+      if (!RunStatement(piece) && !interactive_) return false;
     }
-    sql_buffer.clear();
+    pieces.clear();
     return true;
   };
-  while (std::getline(lines, line)) {
-    bool complete = false;
-    SplitStatements(sql_buffer, &complete);
-    if (complete && !line.empty() && line[0] == '.') {
-      if (!flush_sql()) return false;
-      if (!DotCommand(line) && !interactive_) return false;
+  std::string line;
+  while (std::getline(input, line)) {
+    if (splitter.idle() && !line.empty() && line[0] == '.') {
+      splitter.SkipLine();
+      if (!DotCommand(line) && (!interactive_ || read_limit_hit_)) return false;
       continue;
     }
-    sql_buffer += line;
-    sql_buffer += '\n';
+    splitter.AddLine(line, &pieces);
+    if (!run_pieces()) return false;
   }
-  return flush_sql();
+  splitter.Finish(&pieces);
+  return run_pieces();
 }
 
 bool Shell::RunStatement(std::string_view sql) {
+  return RunStatement(StatementSplitter::Piece{sql, sql, 1});
+}
+
+bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
   solo::sql::ResultSet rows;
   auto start = std::chrono::steady_clock::now();
-  solo::sql::SqlStatus status = session_.Exec(sql, &rows);
+  solo::sql::SqlStatus status = session_.Exec(piece.text, &rows);
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (!status.ok()) {
-    // Trim leading blank lines so that the caret line is the statement's.
-    std::cerr << solo::sql::FormatError(status.error(), sql);
+    std::cerr << FormatInputError(status.error(), piece);
     return false;
   }
   if (rows.column_count() > 0) {
@@ -285,14 +368,21 @@ bool Shell::DotCommand(const std::string& line) {
   } else if (command == ".timer" && words.size() == 2) {
     timer_ = words[1] == "on";
   } else if (command == ".read" && words.size() == 2) {
+    if (read_depth_ >= kMaxReadDepth) {
+      std::cerr << fmt::format("{}: input nesting limit ({}) reached (does a file .read itself?)\n",
+                               line, kMaxReadDepth);
+      read_limit_hit_ = true;
+      return false;
+    }
     std::ifstream file(words[1]);
     if (!file) {
       std::cerr << "cannot open " << words[1] << "\n";
       return false;
     }
-    std::stringstream text;
-    text << file.rdbuf();
-    return RunScript(text.str());
+    ++read_depth_;
+    bool ok = RunScript(file);
+    --read_depth_;
+    return ok;
   } else if (command == ".mode" && words.size() == 2) {
     if (words[1] == "table") mode_ = Mode::kTable;
     else if (words[1] == "csv") mode_ = Mode::kCsv;
@@ -463,9 +553,12 @@ bool Shell::Import(const std::string& path, const std::string& table) {
 }
 
 void Shell::Interactive() {
-  std::string buffer;
+  StatementSplitter splitter;
+  std::vector<StatementSplitter::Piece> pieces;
   for (;;) {
-    const char* prompt = buffer.empty() ? "solo> " : "  ...> ";
+    // Line numbers in errors count from the line where the statement began.
+    if (splitter.idle()) splitter = StatementSplitter();
+    const char* prompt = splitter.idle() ? "solo> " : "  ...> ";
     std::string line;
 #ifdef SOLO_HAVE_READLINE
     char* raw = readline(prompt);
@@ -477,19 +570,14 @@ void Shell::Interactive() {
     std::cout << prompt << std::flush;
     if (!std::getline(std::cin, line)) break;
 #endif
-    if (buffer.empty() && !line.empty() && line[0] == '.') {
+    if (splitter.idle() && !line.empty() && line[0] == '.') {
       DotCommand(line);
+      read_limit_hit_ = false;
       continue;
     }
-    buffer += line;
-    buffer += '\n';
-    bool complete = false;
-    std::vector<std::string_view> statements = SplitStatements(buffer, &complete);
-    if (!complete) continue;
-    for (std::string_view statement : statements) {
-      if (!IsBlankOrComment(statement)) RunStatement(statement);
-    }
-    buffer.clear();
+    splitter.AddLine(line, &pieces);
+    for (const StatementSplitter::Piece& piece : pieces) RunStatement(piece);
+    pieces.clear();
   }
 }
 
@@ -535,11 +623,10 @@ int main(int argc, char** argv) {
     bool interactive = !has_command && isatty(STDIN_FILENO);
     Shell shell(*db, interactive);
     if (has_command) {
-      exit_code = shell.RunScript(command) ? 0 : 1;
+      std::istringstream text(command);
+      exit_code = shell.RunScript(text) ? 0 : 1;
     } else if (!interactive) {
-      std::stringstream text;
-      text << std::cin.rdbuf();
-      exit_code = shell.RunScript(text.str()) ? 0 : 1;
+      exit_code = shell.RunScript(std::cin) ? 0 : 1;
     } else {
       shell.Interactive();
     }

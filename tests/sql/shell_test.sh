@@ -77,5 +77,90 @@ case "$rss" in ''|*[!0-9]*) check "stats RSS" "a number of bytes" "$rss" ;; esac
 [ "${rss:-0}" -gt 1000000 ] 2>/dev/null || check "stats RSS > 1 MB" "> 1000000" "$rss"
 case "$util" in [0-9]*.[0-9]%) ;; *) check "stats owner utilization" "N.N%" "$util" ;; esac
 
+# Regression (probe item 1): a script that .reads itself stopped only when the
+# stack overflowed; now .read nests at most 25 deep and the error stops it.
+tmp=/tmp/solo_shell_read.$$
+mkdir -p "$tmp"
+echo ".read $tmp/self.sql" > "$tmp/self.sql"
+err=$("$SOLO" < "$tmp/self.sql" 2>&1 >/dev/null); rc=$?
+check ".read nesting limit: status" "1" "$rc"
+check ".read nesting limit: error" ".read $tmp/self.sql: input nesting limit (25) reached (does a file .read itself?)" "$err"
+# A .read inside a .read works, and errors give the line in the file read.
+printf 'select 1;\n\nselect 2; select\n  nosuchcol;\n' > "$tmp/inner.sql"
+echo ".read $tmp/inner.sql" > "$tmp/outer.sql"
+out=$(printf '%s\n' "select 0;" ".read $tmp/outer.sql" | "$SOLO" 2>"$tmp/err"); rc=$?
+check "nested .read: output" "0
+1
+2" "$out"
+check "nested .read: status" "1" "$rc"
+check "nested .read: error line in the file" 'ERROR 42703: column "nosuchcol" does not exist
+LINE 4:3:   nosuchcol;
+            ^' "$(cat "$tmp/err")"
+
+# Regression (probe item 7): LINE n:c counted from the failing statement's
+# start (after the previous ';'), not from the start of the input.
+err=$(printf 'select 1;\nselect 2;\n.mode list\nselect nosuchcol;\n' | "$SOLO" 2>&1 >/dev/null)
+check "error line in the input" 'ERROR 42703: column "nosuchcol" does not exist
+LINE 4:8: select nosuchcol;
+                 ^' "$err"
+err=$("$SOLO" -c "select 1; select nosuchcol" 2>&1 >/dev/null)
+check "error column after a ';' on the same line" 'ERROR 42703: column "nosuchcol" does not exist
+LINE 1:18: select 1; select nosuchcol
+                            ^' "$err"
+err=$(printf "select 'a\nb;c', /* x\n; */ 1;\nselect 'é', nosuchcol;\n" | "$SOLO" 2>&1 >/dev/null)
+check "error line after a string and a comment over lines" 'ERROR 42703: column "nosuchcol" does not exist
+LINE 4:13: select '"'é'"', nosuchcol;
+                       ^' "$err"
+
+# Regression (probe item 6): a piece that is only a nested comment was run
+# (42601 "expected a statement"); an unterminated /* silently skipped the
+# rest of the script with status 0.
+out=$("$SOLO" -c "select 1; /* a /* b */ */" 2>&1); rc=$?
+check "nested comment alone: output" "1" "$out"
+check "nested comment alone: status" "0" "$rc"
+out=$(printf '/* unterminated\nselect 1;\n' | "$SOLO" 2>"$tmp/err"); rc=$?
+check "unterminated comment: status" "1" "$rc"
+check "unterminated comment: output" "" "$out"
+check "unterminated comment: error" "ERROR 42601: unterminated /* comment
+LINE 1:1: /* unterminated
+          ^" "$(cat "$tmp/err")"
+# A comment after the last ';' does not turn the next dot command into SQL.
+out=$(printf '%s\n' "select 1; -- done" ".mode csv" "select 2 as two;" | "$SOLO" 2>&1)
+check "dot command after a comment" "1
+two
+2" "$out"
+
+# Regression (probe item 5): the script was split again for every line read
+# (80,000 lines: about a minute). Splitting is linear now: 10 s is a very
+# generous bound (it takes well under a second even in a debug build).
+awk 'BEGIN { for (i = 0; i < 80000; ++i) printf "/* c %d */ ;\n-- c\n", i; print "select 2;" }' \
+  > "$tmp/long.sql"
+start=$(date +%s)
+out=$("$SOLO" < "$tmp/long.sql" 2>&1)
+elapsed=$(( $(date +%s) - start ))
+check "160,000 comment lines: output" "2" "$out"
+[ "$elapsed" -le 10 ] || check "160,000 comment lines: seconds" "<= 10" "$elapsed"
+# Every statement of a long script runs, in order.
+awk 'BEGIN { for (i = 0; i < 20000; ++i) printf "select %d;\n", i }' > "$tmp/many.sql"
+out=$(echo ".read $tmp/many.sql" | "$SOLO" | awk '$0 != NR - 1 { bad = 1 } END { print NR, bad + 0 }')
+check "20,000 statements: outputs in order" "20000 0" "$out"
+# Statements run as their ';' is read, not after the whole input: the
+# second statement is written only once the first one's answer is seen.
+fifo="$tmp/fifo"
+mkfifo "$fifo"
+"$SOLO" < "$fifo" > "$tmp/stream" 2>&1 &
+solo_pid=$!
+exec 3>"$fifo"
+echo "select 'first';" >&3
+tries=0
+until grep -q first "$tmp/stream" || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+echo "select 'second';" >&3
+exec 3>&-
+wait $solo_pid
+check "statements run as they are read" "first
+second" "$(cat "$tmp/stream")"
+[ $tries -lt 100 ] || check "first answer before the end of the input" "within 10 s" "not seen"
+rm -rf "$tmp"
+
 [ $fail -eq 0 ] && echo "shell test passed"
 exit $fail
