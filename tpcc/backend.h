@@ -206,7 +206,18 @@ struct BackendOptions {
   double solo_checkpoint_ratio = -1;
   // solo: solo::Options::checkpoint_reuse_file (0 or 1); -1 = the engine's default.
   int solo_checkpoint_reuse = -1;
+  // The command only reads an existing database (check, run --no-load), so
+  // the backend must create nothing. solo, whose constructor opens the
+  // database, throws BackendError(no_database_message(dir)) instead of
+  // creating a directory or an empty database (160 MB of preallocated log)
+  // when the directory holds none of its files; SQLite creates nothing
+  // before connect() anyway.
+  bool must_exist = false;
 };
+
+// "no TPC-C database at LOCATION; run `tpcc load` first": what every
+// command that needs a loaded database says when there is none.
+std::string no_database_message(const std::string& location);
 
 // Creates the backend named by `options.engine`. Throws std::invalid_argument
 // for an unknown engine.

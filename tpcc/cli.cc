@@ -20,6 +20,61 @@ bool parse_double(const std::string& text, double* out) {
   return ec == std::errc() && ptr == end && !text.empty() && std::isfinite(*out);
 }
 
+// The longest --duration or --warmup: 10^7 s (116 days). The driver counts
+// in int64 nanoseconds, which a value near 9.2e9 s would overflow (the run
+// then ended at once with nothing committed).
+constexpr double kMaxSeconds = 1e7;
+
+// Options that only some commands use, and those commands. An option not
+// listed applies to every command: the engine and where it lives (--engine,
+// --storage, --dir and the engine settings), --quiet, and --warehouses,
+// --seed and --terminals, which scripts pass to every command alike (check
+// and replay take W and the seed from the database or the journal; the
+// terminals also size a private PostgreSQL cluster). --profile has its own
+// check.
+struct OptionScope {
+  const char* option;
+  std::vector<std::string> commands;
+};
+
+const std::vector<OptionScope>& option_scopes() {
+  static const std::vector<OptionScope> scopes = {
+      {"--engine", {"load", "run", "check", "replay"}},
+      {"--duration", {"run"}},
+      {"--warmup", {"run"}},
+      {"--think", {"run"}},
+      {"--connections", {"run"}},
+      {"--no-load", {"run"}},
+      {"--json", {"run"}},
+      {"--drivers", {"run", "crosscheck"}},
+      {"--delivery-districts", {"run", "crosscheck"}},
+      {"--transactions", {"run", "crosscheck"}},
+      {"--journal", {"run", "replay", "crosscheck"}},
+      {"--success-file", {"run", "check"}},
+      {"--no-check", {"load", "run", "replay"}},
+      {"--after-load", {"check"}},
+      {"--engines", {"crosscheck"}},
+      {"--keep", {"crosscheck"}},
+  };
+  return scopes;
+}
+
+// Sets *error and returns false if `option` is given to a command that does
+// not use it (it would be ignored without a word).
+bool option_applies(const std::string& command, const std::string& option, std::string* error) {
+  for (const OptionScope& scope : option_scopes()) {
+    if (option != scope.option) continue;
+    for (const std::string& user : scope.commands) {
+      if (user == command) return true;
+    }
+    std::string users;
+    for (const std::string& user : scope.commands) users += (users.empty() ? "" : ", ") + user;
+    *error = fmt::format("{} does not apply to `tpcc {}` (only to: {})", option, command, users);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string usage_text() {
@@ -48,8 +103,9 @@ options:
   --warehouses W       number of warehouses, W >= 1 (default 1)
   --terminals T        terminal threads, T >= 1 (default 4); terminal i has home
                        warehouse i % W + 1 and district (i / W) % 10 + 1
-  --duration S         measured seconds (default 30)
-  --warmup S           seconds run before measuring (default 0)
+  --duration S         run: measured seconds (default 30; at most 10000000)
+  --warmup S           run: seconds run before measuring (default 0; at most
+                       10000000)
   --storage ram|disk   ram: database files on /dev/shm; disk: on the real disk,
                        every commit durable (default ram)
   --dir PATH           where the database lives (default: /dev/shm/solo-tpcc for
@@ -84,7 +140,7 @@ options:
                        others' response times as fewer terminals would
                        (tpcc/README.md)
   --no-load            run against the database already in --dir
-  --no-check           skip the consistency conditions after the run
+  --no-check           load, run, replay: skip the consistency conditions
   --success-file FILE  run: append each acknowledged New-Order ("NO w d o_id")
                        to FILE; check: verify that every one in FILE is
                        present, that no rolled-back one is, and that
@@ -111,7 +167,8 @@ options:
                        private cluster (scripts/pg) lives in --dir (default
                        /dev/shm/solo-pg for ram, ./pg-data for disk) and is
                        started and stopped by tpcc unless it already runs
-  --json FILE          write the results as JSON
+  --json FILE          run: write the results as JSON (FILE is checked
+                       before the run starts)
   --journal FILE       run: record every committed write transaction with its
                        input in commit order (serializes writers); replay: the
                        journal to replay (crosscheck: default DIR/journal.txt)
@@ -123,15 +180,22 @@ options:
   --quiet              no progress output
   --help               this text
 
+An option that a command does not use (such as --json for check) is refused.
+--warehouses, --seed and --terminals are accepted by every command; check and
+replay take W and the seed from the database or the journal.
+
+check and run --no-load only read a database: they create nothing, and
+refuse a directory that holds no database of the engine.
+
 exit status: 0 when everything held, 1 when a check, the audit or the run
-failed, 2 for a usage error.
+failed or the database could not be opened, 2 for a usage error.
 )";
 }
 
 std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::string* error) {
   CliOptions options;
   if (args.empty()) {
-    *error = "missing command (load, run, check); see tpcc --help";
+    *error = "missing command (load, run, check, replay, crosscheck); see tpcc --help";
     return std::nullopt;
   }
   size_t arg_idx = 0;
@@ -149,18 +213,35 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
   while (arg_idx < args.size()) {
     std::string flag = args[arg_idx++];
     std::string value;
-    // --flag=value is accepted as well as --flag value.
+    // --flag=value is accepted as well as --flag value. An empty "--flag="
+    // is a missing value: taking the next argument instead turned
+    // `--json= --no-load` into a JSON file named --no-load and a reload.
+    bool inline_value = false;
     if (size_t eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
+      inline_value = true;
     }
+    if (!option_applies(options.command, flag, error)) return std::nullopt;
     auto take_value = [&]() -> std::optional<std::string> {
-      if (!value.empty()) return value;
+      if (inline_value) {
+        if (value.empty()) {
+          *error = fmt::format("{} needs a value (got an empty '{}=')", flag, flag);
+          return std::nullopt;
+        }
+        return value;
+      }
       if (arg_idx >= args.size()) {
         *error = fmt::format("{} needs a value", flag);
         return std::nullopt;
       }
       return args[arg_idx++];
+    };
+    // A switch (--think, --no-load, ...) takes no value.
+    auto is_switch = [&]() {
+      if (!inline_value) return true;
+      *error = fmt::format("{} takes no value, got '{}={}'", flag, flag, value);
+      return false;
     };
     auto take_int = [&](int64_t low, int64_t high) -> std::optional<int64_t> {
       auto text = take_value();
@@ -182,6 +263,11 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       double seconds = 0;
       if (!parse_double(*text, &seconds) || seconds < 0) {
         *error = fmt::format("{} expects a number of seconds >= 0, got '{}'", flag, *text);
+        return std::nullopt;
+      }
+      if (seconds > kMaxSeconds) {
+        *error =
+            fmt::format("{} must be at most {:.0f} seconds, got '{}'", flag, kMaxSeconds, *text);
         return std::nullopt;
       }
       return seconds;
@@ -301,23 +387,30 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto number = take_int(1, 10);
       if (!number) return std::nullopt;
       options.delivery_districts = static_cast<int>(*number);
-    } else if (flag == "--think" && value.empty()) {
+    } else if (flag == "--think") {
+      if (!is_switch()) return std::nullopt;
       options.think = true;
-    } else if (flag == "--no-load" && value.empty()) {
+    } else if (flag == "--no-load") {
+      if (!is_switch()) return std::nullopt;
       options.no_load = true;
     } else if (flag == "--success-file") {
       auto text = take_value();
       if (!text) return std::nullopt;
       options.success_file = *text;
-    } else if (flag == "--profile" && value.empty()) {
+    } else if (flag == "--profile") {
+      if (!is_switch()) return std::nullopt;
       options.profile = true;
-    } else if (flag == "--no-check" && value.empty()) {
+    } else if (flag == "--no-check") {
+      if (!is_switch()) return std::nullopt;
       options.no_check = true;
-    } else if (flag == "--after-load" && value.empty()) {
+    } else if (flag == "--after-load") {
+      if (!is_switch()) return std::nullopt;
       options.after_load = true;
-    } else if (flag == "--quiet" && value.empty()) {
+    } else if (flag == "--quiet") {
+      if (!is_switch()) return std::nullopt;
       options.quiet = true;
-    } else if (flag == "--keep" && value.empty()) {
+    } else if (flag == "--keep") {
+      if (!is_switch()) return std::nullopt;
       options.keep = true;
     } else {
       *error = fmt::format("unknown option '{}'; see tpcc --help", flag);

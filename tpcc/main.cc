@@ -1,13 +1,18 @@
 // tpcc: load, run and check TPC-C against an engine. See `tpcc --help`.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,13 +61,24 @@ tpcc::LoadInfo load(tpcc::Backend& backend, const CliOptions& options, double* s
   return info;
 }
 
+// Throws BackendError (with the reason) unless `path` can be written, so that
+// a bad output path is found before a run and not after it, when the run's
+// results would be lost. Leaves an existing file as it was, and no new one.
+void check_writable(const std::string& path, const char* what) {
+  const bool existed = ::access(path.c_str(), F_OK) == 0;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw tpcc::BackendError(
+        fmt::format("cannot write the {} file {}: {}", what, path, std::strerror(errno)));
+  }
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
+}
+
 // Opens an existing, completely loaded database or throws with a message
 // that says what to do.
 std::unique_ptr<tpcc::Connection> open_existing(tpcc::Backend& backend, tpcc::LoadInfo* info) {
-  if (!backend.exists()) {
-    throw tpcc::BackendError(fmt::format("no TPC-C database at {}; run `tpcc load` first",
-                                         backend.location()));
-  }
+  if (!backend.exists()) throw tpcc::BackendError(tpcc::no_database_message(backend.location()));
   auto conn = backend.connect();
   *info = tpcc::read_load_info(*conn);
   return conn;
@@ -114,6 +130,8 @@ int command_check(tpcc::Backend& backend, const CliOptions& options) {
 }
 
 int command_run(tpcc::Backend& backend, const CliOptions& options) {
+  if (!options.json_path.empty()) check_writable(options.json_path, "JSON");
+  if (!options.journal_path.empty()) check_writable(options.journal_path, "journal");
   tpcc::RunReport report;
   tpcc::LoadInfo info;
   if (!options.no_load) {
@@ -253,6 +271,9 @@ int command_crosscheck(const CliOptions& options) {
     throw tpcc::BackendError(
         fmt::format("cannot create directory '{}': {}", base, mkdir_error.message()));
   }
+  std::string journal_path =
+      options.journal_path.empty() ? base + "/journal.txt" : options.journal_path;
+  check_writable(journal_path, "journal");
   std::vector<std::unique_ptr<tpcc::Backend>> backends;
   for (const std::string& engine : options.engines) {
     tpcc::BackendOptions backend_options = options.backend;
@@ -260,8 +281,6 @@ int command_crosscheck(const CliOptions& options) {
     backend_options.dir = base + "/" + engine;
     backends.push_back(tpcc::make_backend(backend_options));
   }
-  std::string journal_path =
-      options.journal_path.empty() ? base + "/journal.txt" : options.journal_path;
 
   // 1. Run on the first engine, journaling.
   tpcc::Backend& first = *backends.front();
@@ -394,12 +413,19 @@ int main(int argc, char** argv) {
       return kExitFailed;
     }
   }
+  // check and run --no-load create nothing (solo would create an empty
+  // database in the directory).
+  options->backend.must_exist =
+      options->command == "check" || (options->command == "run" && options->no_load);
   std::unique_ptr<tpcc::Backend> backend;
   try {
     backend = tpcc::make_backend(options->backend);
-  } catch (const std::exception& failure) {
+  } catch (const std::invalid_argument& failure) {  // an unknown engine or profile
     fmt::print(stderr, "tpcc: error: {}\n", failure.what());
     return kExitUsage;
+  } catch (const std::exception& failure) {  // solo's open: damaged, locked, no permission
+    fmt::print(stderr, "tpcc: error: {}\n", failure.what());
+    return kExitFailed;
   }
   try {
     if (options->command == "load") return command_load(*backend, *options);

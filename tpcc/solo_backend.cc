@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 
 #include "solo/database.h"
 #include "solo/sql/statement.h"
@@ -16,6 +17,49 @@ namespace {
 
 using solo::sql::PreparedStatement;
 using SqlValue = solo::sql::Value;
+
+// The names of the engine's own files in its directory, as engine/src names
+// them (log_format.h, checkpoint_format.h; not part of its public API): log
+// segments "wal-" 6 digits ".log", checkpoints "checkpoint-" 20 digits
+// ".ckpt" (".tmp" while being written) and the spare "checkpoint.spare".
+// Anything else in the directory is the user's, even "wal-e.conf".
+bool has_digits_between(std::string_view name, size_t prefix, size_t suffix, size_t digits) {
+  if (name.size() != prefix + digits + suffix) return false;
+  for (size_t pos = prefix; pos < prefix + digits; ++pos) {
+    if (name[pos] < '0' || name[pos] > '9') return false;
+  }
+  return true;
+}
+
+bool is_log_segment_name(std::string_view name) {
+  return name.starts_with("wal-") && name.ends_with(".log") && has_digits_between(name, 4, 4, 6);
+}
+
+bool is_checkpoint_name(std::string_view name, std::string_view suffix) {
+  return name.starts_with("checkpoint-") && name.ends_with(suffix) &&
+         has_digits_between(name, 11, suffix.size(), 20);
+}
+
+// A file that holds the database's contents: a log segment or a complete
+// checkpoint.
+bool is_database_file(std::string_view name) {
+  return is_log_segment_name(name) || is_checkpoint_name(name, ".ckpt");
+}
+
+// Every file the engine writes apart from LOCK (held by the open database).
+bool is_engine_file(std::string_view name) {
+  return is_database_file(name) || is_checkpoint_name(name, ".tmp") || name == "checkpoint.spare";
+}
+
+// True when `dir` holds a log segment or a checkpoint; false when it holds
+// neither or cannot be read (does not exist).
+bool holds_database(const std::string& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    if (is_database_file(entry.path().filename().string())) return true;
+  }
+  return false;
+}
 
 void to_sql(const Value& value, SqlValue* out) {
   std::visit(
@@ -321,6 +365,9 @@ SoloBackend::SoloBackend(const BackendOptions& options)
   } else {
     dir_ = options.storage == Storage::kRam ? "/dev/shm/solo-tpcc/solo" : "./tpcc-data/solo";
   }
+  // Opening an empty directory creates a database (and preallocates its log):
+  // not for a command that only reads one.
+  if (options.must_exist && !holds_database(dir_)) throw BackendError(no_database_message(dir_));
   std::error_code error;
   std::filesystem::create_directories(dir_, error);
   if (error) throw BackendError(fmt::format("solo: cannot create directory '{}': {}", dir_, error.message()));
@@ -356,11 +403,11 @@ void SoloBackend::destroy() {
   db_->close();
   db_.reset();
   shared_ = std::make_shared<SoloShared>();
-  // The engine's files only (log segments and checkpoints).
+  // The engine's files only (log segments and checkpoints), by their exact
+  // names: the directory may hold the user's files too.
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind("wal-", 0) == 0 || name.rfind("checkpoint-", 0) == 0) {
+    if (is_engine_file(entry.path().filename().string())) {
       std::filesystem::remove(entry.path(), error);
       if (error) throw BackendError(fmt::format("solo: cannot remove '{}': {}", entry.path().string(), error.message()));
     }

@@ -45,8 +45,11 @@ struct SoloShared {
 
 class SoloBackend final : public Backend {
  public:
-  // Opens (recovers) the database in its directory; throws BackendError if
-  // that fails (the message names the damaged file and offset, or ENOSPC).
+  // Opens (recovers) the database in its directory, creating the directory
+  // and an empty database if needed; throws BackendError if that fails (the
+  // message names the damaged file and offset, or ENOSPC). With
+  // options.must_exist, a directory that holds no log segment or checkpoint
+  // is refused (BackendError, no_database_message) and nothing is created.
   explicit SoloBackend(const BackendOptions& options);
   ~SoloBackend() override;
 
@@ -54,8 +57,9 @@ class SoloBackend final : public Backend {
   std::string location() const override { return dir_; }
   // True when the in-memory database holds a tpcc_meta table.
   bool exists() override;
-  // Replaces the database with an empty one. Precondition: no connection is
-  // in use.
+  // Replaces the database with an empty one: removes the engine's own files
+  // (by their exact names; other files in the directory stay). Precondition:
+  // no connection is in use.
   void destroy() override;
   std::unique_ptr<Connection> connect() override;
   // Rows are generated on the loading threads while the owner inserts.

@@ -6,6 +6,8 @@ tpcc=$1
 failures=0
 scratch=$(mktemp -d /dev/shm/solo-cli-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
+# Relative paths (such as a file named --no-load) land in the scratch directory.
+cd "$scratch" || exit 1
 
 # expect STATUS PATTERN -- ARGS...: exit status STATUS, one stderr line matching PATTERN.
 expect() {
@@ -44,6 +46,60 @@ expect 1 "/proc" -- load --dir /proc/solo-cannot-create --quiet
 mkdir -p "$scratch/empty"
 expect 1 "no TPC-C database at|not loaded" -- check --dir "$scratch/empty"
 [[ ! -e $scratch/nothing-here ]] || { echo "FAIL: check created $scratch/nothing-here"; failures=$((failures + 1)); }
+
+# fail MESSAGE: a failed check of the files a command left behind.
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# Regression (probe item 3): an empty --opt= took the next argument as its
+# value: --no-load became the JSON path, and the database was reloaded.
+mkdir -p "$scratch/item3"
+expect 2 "--json needs a value" -- run --dir "$scratch/item3" --json= --no-load --duration 1 --quiet
+expect 2 "--dir needs a value" -- check --dir= --quiet
+[[ ! -e $scratch/--no-load && ! -e $scratch/item3/tpcc.sqlite ]] || fail "run --json= --no-load wrote files"
+
+# Regression (probe item 9): a read-only command on solo created a database
+# (160 MB of log) in a missing or empty directory, or beside a SQLite one.
+expect 1 "no TPC-C database at $scratch/solo-none;" -- check --engine solo --dir "$scratch/solo-none"
+[[ ! -e $scratch/solo-none ]] || fail "check --engine solo created $scratch/solo-none"
+mkdir -p "$scratch/solo-empty"
+expect 1 "no TPC-C database at" -- run --engine solo --dir "$scratch/solo-empty" --no-load --duration 1 --quiet
+[[ -z $(ls -A "$scratch/solo-empty") ]] || fail "run --no-load created files: $(ls -A "$scratch/solo-empty")"
+mkdir -p "$scratch/sqlite-db" && echo "not solo" >"$scratch/sqlite-db/tpcc.sqlite"
+expect 1 "no TPC-C database at" -- check --engine solo --dir "$scratch/sqlite-db"
+[[ $(ls -A "$scratch/sqlite-db") == tpcc.sqlite ]] || fail "check --engine solo wrote beside tpcc.sqlite"
+
+# Regression (probe item 8): solo's failures to open (damaged, locked, no
+# permission) exited 2, the usage error's status.
+mkdir -p "$scratch/solo-damaged"
+head -c 4096 /dev/urandom >"$scratch/solo-damaged/checkpoint-00000000000000000001.ckpt"
+expect 1 "solo: cannot open" -- check --engine solo --dir "$scratch/solo-damaged" --quiet
+expect 1 "solo: cannot create directory" -- load --engine solo --dir /proc/solo-cannot-create --quiet
+expect 2 "unknown sqlite profile|profile" -- check --sqlite-profile no-such-profile --dir "$scratch/x"
+
+# Regression (probe item 12): huge --duration / --warmup overflowed.
+expect 2 "--duration must be at most 10000000 seconds" -- run --dir "$scratch/item12" --no-load --duration 1e10
+expect 2 "--warmup must be at most 10000000 seconds" -- run --dir "$scratch/item12" --no-load --warmup 1e300
+
+# Regression (probe item 13): a bad --journal or --json path was found only
+# after the run (and its load), so the run's output was lost.
+expect 1 "cannot write the journal file /proc/nope/j.txt: No such file" -- \
+  run --dir "$scratch/item13" --journal /proc/nope/j.txt --duration 1 --quiet
+expect 1 "cannot write the JSON file $scratch: Is a directory" -- \
+  run --dir "$scratch/item13" --json "$scratch" --duration 1 --quiet
+[[ ! -e $scratch/item13/tpcc.sqlite ]] || fail "run loaded before finding its bad output path"
+expect 1 "cannot write the journal file /proc/nope/j.txt" -- \
+  crosscheck --engines sqlite,sqlite --dir "$scratch/item13cc" --journal /proc/nope/j.txt \
+  --transactions 50 --quiet
+[[ ! -e $scratch/item13cc/sqlite ]] || fail "crosscheck loaded before finding its bad journal path"
+
+# Regression (probe item 7): options a command does not use were ignored.
+# (Each names a scratch --dir, so that a tpcc without the fix touches no
+# default directory.)
+expect 2 "--json does not apply to .tpcc check." -- check --dir "$scratch/item7" --json "$scratch/check.json"
+expect 2 "--journal does not apply to .tpcc load." -- \
+  load --dir "$scratch/item7" --journal "$scratch/j.txt" --no-check --quiet
+expect 2 "--json does not apply to .tpcc crosscheck." -- \
+  crosscheck --engines sqlite,sqlite --dir "$scratch/item7cc" --transactions 50 --json "$scratch/c.json" --quiet
 
 if "$tpcc" --help | grep -q -- "--warehouses"; then echo "ok: --help"; else echo "FAIL: --help"; failures=$((failures + 1)); fi
 

@@ -77,7 +77,77 @@ TEST_CASE("bad input names the problem") {
   CHECK(error_of({"run", "--warehouses", "1x"}).find("expects an integer") != std::string::npos);
   CHECK(error_of({"run", "--storage", "tape"}).find("ram or disk") != std::string::npos);
   CHECK(error_of({"run", "--json"}).find("--json needs a value") != std::string::npos);
-  CHECK(error_of({"run", "--think=yes"}).find("unknown option") != std::string::npos);
+  CHECK(error_of({"run", "--think=yes"}).find("--think takes no value") != std::string::npos);
+  CHECK(error_of({"run", "--no-load="}).find("--no-load takes no value") != std::string::npos);
+}
+
+// Regression (probe item 3): an empty "--opt=" took the next argument as its
+// value, so `--json= --no-load` wrote JSON to a file named --no-load and
+// reloaded the database.
+TEST_CASE("an empty --opt= is a missing value, not the next argument") {
+  CHECK(error_of({"run", "--json=", "--no-load"}).find("--json needs a value") !=
+        std::string::npos);
+  CHECK(error_of({"check", "--dir=", "--quiet"}).find("--dir needs a value") != std::string::npos);
+  CHECK(error_of({"run", "--warehouses=", "2"}).find("--warehouses needs a value") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--engine="}).find("--engine needs a value") != std::string::npos);
+  std::string error;
+  auto options = parse_cli({"run", "--json=r.json", "--no-load"}, &error);
+  REQUIRE(options.has_value());
+  CHECK(options->json_path == "r.json");
+  CHECK(options->no_load);
+}
+
+// Regression (probe item 12): 1e10 s overflowed the driver's int64
+// nanoseconds and the run ended at once with nothing committed.
+TEST_CASE("--duration and --warmup are bounded") {
+  CHECK(error_of({"run", "--duration", "1e10"}).find("--duration must be at most 10000000") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--duration", "1e300"}).find("at most") != std::string::npos);
+  CHECK(error_of({"run", "--warmup", "1e300"}).find("--warmup must be at most") !=
+        std::string::npos);
+  std::string error;
+  auto options = parse_cli({"run", "--duration", "1e7", "--warmup", "10000000"}, &error);
+  REQUIRE(options.has_value());
+  CHECK(options->duration_s == 1e7);
+  CHECK(options->warmup_s == 1e7);
+}
+
+// Regression (probe item 7): options a command does not use were ignored
+// without a word (`check --json F` wrote nothing).
+TEST_CASE("an option the command does not use is refused") {
+  CHECK(error_of({"check", "--json", "c.json"}).find("--json does not apply to `tpcc check`") !=
+        std::string::npos);
+  CHECK(error_of({"load", "--json=l.json"}).find("--json does not apply to `tpcc load`") !=
+        std::string::npos);
+  CHECK(error_of({"replay", "--journal", "j", "--json", "r"}).find("`tpcc replay`") !=
+        std::string::npos);
+  CHECK(error_of({"crosscheck", "--json", "x"}).find("`tpcc crosscheck`") != std::string::npos);
+  CHECK(error_of({"load", "--journal", "j"}).find("--journal does not apply") != std::string::npos);
+  CHECK(error_of({"load", "--success-file", "s"}).find("--success-file does not apply") !=
+        std::string::npos);
+  CHECK(error_of({"load", "--transactions", "9"}).find("--transactions does not apply") !=
+        std::string::npos);
+  CHECK(error_of({"check", "--duration", "3"}).find("--duration does not apply") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--after-load"}).find("--after-load does not apply") != std::string::npos);
+  CHECK(error_of({"run", "--engines", "solo,sqlite"}).find("--engines does not apply") !=
+        std::string::npos);
+  CHECK(error_of({"crosscheck", "--engine", "solo"}).find("--engine does not apply") !=
+        std::string::npos);
+  // What the scripts pass to every command stays accepted (scripts/crashloop
+  // checks with --warehouses; scripts/sqlite-sweep loads with --terminals).
+  std::string error;
+  CHECK(parse_cli({"check", "--warehouses", "1", "--seed", "3", "--terminals", "8",
+                   "--success-file", "s", "--after-load", "--storage", "disk", "--quiet"},
+                  &error));
+  CHECK(parse_cli({"load", "--warehouses", "2", "--terminals", "4", "--seed", "1", "--no-check",
+                   "--sqlite-profile", "x"},
+                  &error));
+  CHECK(parse_cli({"replay", "--journal", "j", "--no-check"}, &error));
+  CHECK(parse_cli({"crosscheck", "--engines", "solo,sqlite", "--transactions", "10", "--drivers",
+                   "0", "--delivery-districts", "2", "--journal", "j", "--keep"},
+                  &error));
 }
 
 TEST_CASE("help") {

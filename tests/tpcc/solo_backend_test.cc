@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -136,6 +137,65 @@ TEST_CASE("destroy() drops the plans with the database") {
   auto conn = backend->connect();
   // The table is gone: preparing must fail (a cached plan would succeed).
   REQUIRE_THROWS_AS(conn->prepare("SELECT k FROM t"), BackendError);
+}
+
+// Regression (probe item 4): destroy() removed every file whose name began
+// with "wal-" or "checkpoint-", the user's notes included.
+TEST_CASE("destroy() removes only the engine's own files") {
+  TempDir dir;
+  fs::create_directories(dir.path());
+  const std::vector<std::string> users = {"checkpoint-notes.txt",
+                                          "wal-e.conf",
+                                          "wal-000001.log.bak",
+                                          "wal-1.log",
+                                          "checkpoint-00000000000000000007.ckpt.orig",
+                                          "keep.txt"};
+  const std::vector<std::string> engines = {"checkpoint-00000000000000000042.tmp",
+                                            "checkpoint.spare"};
+  auto touch = [&](const std::string& name) { std::ofstream(dir.path() + "/" + name) << "x\n"; };
+  for (const std::string& name : users) touch(name);
+  auto backend = solo_at(dir);
+  for (const std::string& name : engines) touch(name);
+  REQUIRE(fs::exists(dir.path() + "/wal-000000.log"));
+  backend->destroy();
+  for (const std::string& name : users) {
+    INFO(name);
+    CHECK(fs::exists(dir.path() + "/" + name));
+  }
+  for (const std::string& name : engines) {
+    INFO(name);
+    CHECK_FALSE(fs::exists(dir.path() + "/" + name));
+  }
+  // The fresh database works.
+  auto conn = backend->connect();
+  conn->execute_script("CREATE TABLE t (k INTEGER NOT NULL, PRIMARY KEY (k))");
+}
+
+// Regression (probe item 9): `check` and `run --no-load` opened an empty
+// directory (or a SQLite one) and so created a database: 160 MB of log.
+TEST_CASE("must_exist: no database in the directory is refused and nothing is created") {
+  TempDir dir;
+  BackendOptions options;
+  options.engine = "solo";
+  options.dir = dir.path() + "/missing";
+  options.must_exist = true;
+  REQUIRE_THROWS_WITH(make_backend(options), Catch::Contains("no TPC-C database at"));
+  CHECK_FALSE(fs::exists(options.dir));
+
+  options.dir = dir.path() + "/other-engine";
+  fs::create_directories(options.dir);
+  std::ofstream(options.dir + "/tpcc.sqlite") << "not solo\n";
+  std::ofstream(options.dir + "/wal-notes.txt") << "not solo either\n";
+  REQUIRE_THROWS_WITH(make_backend(options), Catch::Contains("no TPC-C database at"));
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(options.dir)) ++files;
+  CHECK(files == 2);
+
+  // A directory holding solo's files is opened.
+  options.must_exist = false;
+  make_backend(options).reset();
+  options.must_exist = true;
+  CHECK_NOTHROW(make_backend(options));
 }
 
 // Loads W=1 from `seed` into `backend`.
