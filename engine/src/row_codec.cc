@@ -221,6 +221,20 @@ inline size_t encoded_size(const ColumnDef& column, const Value& value) {
   return varint + length;
 }
 
+// Writes a string's encoding (varint length, then its bytes) at `dst`;
+// returns its end.
+inline char* write_text(std::string_view text, char* dst) {
+  uint64_t length = text.size();
+  do {
+    unsigned char byte = length & 0x7F;
+    length >>= 7;
+    if (length != 0) byte |= 0x80;
+    *dst++ = static_cast<char>(byte);
+  } while (length != 0);
+  std::memcpy(dst, text.data(), text.size());
+  return dst + text.size();
+}
+
 // Writes that encoding at `dst` (encoded_size bytes); returns its end. The
 // fixed widths are one store each, where std::string appends were a call
 // and a capacity check per column.
@@ -253,16 +267,7 @@ inline char* write_value(const ColumnDef& column, const Value& value, char* dst)
     }
     return dst + width;
   }
-  const std::string& text = value.as_string();
-  uint64_t length = text.size();
-  do {
-    unsigned char byte = length & 0x7F;
-    length >>= 7;
-    if (length != 0) byte |= 0x80;
-    *dst++ = static_cast<char>(byte);
-  } while (length != 0);
-  std::memcpy(dst, text.data(), text.size());
-  return dst + text.size();
+  return write_text(value.as_string(), dst);
 }
 
 // Appends the encoding of a non-NULL `value` (already checked) as `column`.
@@ -354,18 +359,10 @@ bool RowBuilder::add_string(std::string_view text) {
   if (!type_is_string(column.type) || (column.type != Type::kText && text.size() > column.length)) {
     return false;
   }
-  char* dst = room(text.size() + 10);
-  char* start = dst;
-  uint64_t length = text.size();
-  do {
-    unsigned char byte = length & 0x7F;
-    length >>= 7;
-    if (length != 0) byte |= 0x80;
-    *dst++ = static_cast<char>(byte);
-  } while (length != 0);
-  std::memcpy(dst, text.data(), text.size());
+  char* start = room(text.size() + 10);
+  char* end = write_text(text, start);
   mark_start();
-  used_ += static_cast<size_t>(dst - start) + text.size();
+  used_ += static_cast<size_t>(end - start);
   ++next_;
   return true;
 }
