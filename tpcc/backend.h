@@ -156,6 +156,13 @@ class Connection {
 
 enum class Storage { kRam, kDisk };
 
+// The result of an engine's own check of its files (Backend::check_storage).
+struct StorageCheck {
+  std::string name;  // what ran ("quick_check"); empty when the engine has no check
+  bool ok = true;
+  std::string detail;  // what the check answered, or the error that stopped it
+};
+
 // A database of one engine at one location.
 class Backend {
  public:
@@ -165,6 +172,11 @@ class Backend {
   virtual std::string location() const { return name(); }
   // True when the database exists (files present, schema created).
   virtual bool exists() = 0;
+  // The engine's own check that its files are sound (SQLite: PRAGMA
+  // quick_check), which the consistency conditions alone do not give: they
+  // read only some tables. Precondition: exists(). Throws BackendError if no
+  // connection can be opened. An empty name (no check) by default.
+  virtual StorageCheck check_storage() { return {}; }
   // Removes any existing database so a fresh one can be loaded.
   virtual void destroy() = 0;
   // Opens a new connection (creating the database file if needed).

@@ -25,6 +25,7 @@
 #include "tpcc/checks.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -700,6 +701,55 @@ std::vector<ConditionResult> check_consistency(Connection& conn, bool include_co
   if (include_condition_11) results.push_back(c11.result());
   results.push_back(c12.result());
   return results;
+}
+
+CardinalityResult check_cardinality(Connection& conn, int warehouses) {
+  struct Expected {
+    const char* table;
+    int64_t rows;
+  };
+  const int64_t w = warehouses;
+  const std::array<Expected, 5> tables = {{
+      {"warehouse", w},
+      {"district", kDistrictsPerWarehouse * w},
+      {"customer", int64_t{kCustomersPerDistrict} * kDistrictsPerWarehouse * w},
+      {"stock", int64_t{kStockPerWarehouse} * w},
+      {"item", kItems},
+  }};
+  std::vector<StmtId> stmts;
+  for (const Expected& expected : tables) {
+    stmts.push_back(conn.prepare(fmt::format("SELECT COUNT(*) FROM {}", expected.table)));
+  }
+  std::array<int64_t, tables.size()> found{};
+  conn.read([&](Txn& txn) {
+    Rows rows;
+    for (size_t table_idx = 0; table_idx < tables.size(); ++table_idx) {
+      txn.exec(stmts[table_idx], {}, &rows);
+      found[table_idx] = rows.size() == 0 ? 0 : rows.get_int(0, 0);
+    }
+    return Outcome::kCommit;
+  });
+  CardinalityResult result;
+  result.ok = true;
+  std::vector<std::string> parts;
+  for (size_t table_idx = 0; table_idx < tables.size(); ++table_idx) {
+    if (found[table_idx] != tables[table_idx].rows) {
+      if (result.ok) parts.clear();
+      result.ok = false;
+      parts.push_back(fmt::format("{}: {} rows, expected {}", tables[table_idx].table,
+                                  found[table_idx], tables[table_idx].rows));
+    } else if (result.ok) {
+      parts.push_back(fmt::format("{} {}", tables[table_idx].table, found[table_idx]));
+    }
+  }
+  result.detail = result.ok
+                      ? fmt::format("rows: {}", fmt::join(parts, ", "))
+                      : fmt::format("{} (W={} in tpcc_meta)", fmt::join(parts, "; "), warehouses);
+  return result;
+}
+
+void print_cardinality(const CardinalityResult& result) {
+  fmt::print("  cardinality   {}  {}\n", result.ok ? "ok  " : "FAIL", result.detail);
 }
 
 }  // namespace tpcc

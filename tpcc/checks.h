@@ -24,4 +24,22 @@ struct ConditionResult {
 // Throws BackendError if the database cannot be read.
 std::vector<ConditionResult> check_consistency(Connection& conn, bool include_condition_11);
 
+struct CardinalityResult {
+  bool ok = false;
+  // On success the counts checked; on failure every table whose row count is
+  // wrong, with the expected and the found count.
+  std::string detail;
+};
+
+// Compares the row counts of the tables whose size never changes (WAREHOUSE
+// = W, DISTRICT = 10·W, CUSTOMER = 30,000·W, STOCK = 100,000·W, ITEM =
+// 100,000) with `warehouses`, the W of tpcc_meta. The conditions above look
+// only at the rows that are present, so a missing warehouse passes them.
+// One COUNT(*) per table in one read-only transaction. Throws BackendError
+// if the database cannot be read.
+CardinalityResult check_cardinality(Connection& conn, int warehouses);
+
+// Prints `result` as one line after the conditions.
+void print_cardinality(const CardinalityResult& result);
+
 }  // namespace tpcc

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -366,6 +367,13 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
         std::string engine = text->substr(start, comma - start);
         if (engine.empty()) {
           *error = fmt::format("--engines has an empty name in '{}'", *text);
+          return std::nullopt;
+        }
+        // Each engine's database lives in DIR/<engine>: a repeated name
+        // would run and compare one database against itself.
+        if (std::find(options.engines.begin(), options.engines.end(), engine) !=
+            options.engines.end()) {
+          *error = fmt::format("--engines names '{}' twice in '{}'", engine, *text);
           return std::nullopt;
         }
         options.engines.push_back(engine);

@@ -14,6 +14,8 @@ namespace tpcc {
 namespace {
 
 constexpr const char* kMagic = "# solo-tpcc-journal 1";
+// The last line: "# end records=<number of records>".
+constexpr const char* kEndPrefix = "# end records=";
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> fields;
@@ -134,6 +136,9 @@ void write_journal(const std::string& path, const JournalHeader& header,
       file << '\n';
     }
   }
+  // The end line: a journal cut at a line boundary lacks it (or counts more
+  // records than it holds), which read_journal() refuses.
+  file << fmt::format("{}{}\n", kEndPrefix, entries.size());
   file.flush();
   if (!file) throw std::runtime_error("cannot write journal " + path);
 }
@@ -168,14 +173,34 @@ std::vector<JournalEntry> read_journal(const std::string& path, JournalHeader* h
   std::vector<JournalEntry> entries;
   int line_no = 1;
   int64_t last_seq = 0;
+  bool ended = false;
   while (std::getline(file, line)) {
     ++line_no;
     if (line.empty()) continue;
     LineParser parser(path, line_no, split(line));
+    if (ended) parser.fail("a line after the end line");
+    if (line.rfind(kEndPrefix, 0) == 0) {
+      const int64_t count =
+          parser.parse_int(line.substr(std::string(kEndPrefix).size()), 0, INT64_MAX);
+      if (count != static_cast<int64_t>(entries.size())) {
+        parser.fail(fmt::format("the end line counts {} records, but the journal holds {}", count,
+                                entries.size()));
+      }
+      ended = true;
+      continue;
+    }
     if (parser.count() < 2) parser.fail("truncated record");
     JournalEntry entry;
     entry.seq = parser.integer(1, 1, INT64_MAX);
     if (entry.seq <= last_seq) parser.fail("sequence numbers must increase");
+    // Commit order numbers every journaled transaction, so a gap is a lost record.
+    if (!entries.empty() && entry.seq != last_seq + 1) {
+      parser.fail(entry.seq == last_seq + 2
+                      ? fmt::format("sequence number {} is missing (found {} after {})",
+                                    last_seq + 1, entry.seq, last_seq)
+                      : fmt::format("sequence numbers {}..{} are missing (found {} after {})",
+                                    last_seq + 1, entry.seq - 1, entry.seq, last_seq));
+    }
     last_seq = entry.seq;
     const std::string& kind = parser.text(0);
     if (kind == "N") {
@@ -231,6 +256,11 @@ std::vector<JournalEntry> read_journal(const std::string& path, JournalHeader* h
       parser.fail("unknown record kind '" + kind + "'");
     }
     entries.push_back(std::move(entry));
+  }
+  if (!ended) {
+    throw std::runtime_error(
+        fmt::format("{}: no end line ('{}N') after line {}: the journal is cut short", path,
+                    kEndPrefix, line_no));
   }
   return entries;
 }

@@ -13,8 +13,11 @@
 //   N <seq> <w> <d> <c> <entry_d> <ol_cnt> (<i_id>:<supply_w>:<qty>)*ol_cnt
 //   P <seq> <w> <d> <c_w> <c_d> <c_id|-> <c_last|-> <h_amount cents> <h_date>
 //   D <seq> <w> <carrier> <delivery_d> [<first_district> <last_district>]
+//   # end records=<number of records>
 // (a D record without districts delivers all ten: one database transaction
 // of a split Delivery names the districts it delivers).
+// Sequence numbers are consecutive (a gap is a lost record), and the end line,
+// always the last, counts the records (a journal cut short lacks it).
 // Timestamps are microseconds since the epoch. Rolled-back New-Orders leave no
 // trace and are not journaled.
 #pragma once
@@ -75,7 +78,9 @@ class JournalSequence {
 void write_journal(const std::string& path, const JournalHeader& header,
                    const std::vector<JournalEntry>& entries);
 // Reads a journal file. Throws std::runtime_error naming the file and line of
-// the first malformed record; a file is never half-read silently.
+// the first malformed record; a file is never half-read silently: a gap in
+// the sequence numbers (a lost record) and a missing, wrong or misplaced end
+// line (a journal cut short) are refused too.
 std::vector<JournalEntry> read_journal(const std::string& path, JournalHeader* header);
 
 }  // namespace tpcc

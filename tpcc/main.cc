@@ -102,24 +102,29 @@ bool conditions_hold(const std::vector<tpcc::ConditionResult>& conditions) {
 
 int command_load(tpcc::Backend& backend, const CliOptions& options) {
   double seconds = 0;
-  load(backend, options, &seconds);
+  tpcc::LoadInfo info = load(backend, options, &seconds);
   if (options.no_check) return kExitOk;
   auto conn = backend.connect();
   auto conditions = run_checks(*conn, /*include_11=*/true, options.quiet);
   tpcc::print_conditions(conditions);
-  for (const auto& condition : conditions) {
-    if (!condition.ok) return kExitFailed;
-  }
-  return kExitOk;
+  tpcc::CardinalityResult cardinality = tpcc::check_cardinality(*conn, info.warehouses);
+  tpcc::print_cardinality(cardinality);
+  return conditions_hold(conditions) && cardinality.ok ? kExitOk : kExitFailed;
 }
 
 int command_check(tpcc::Backend& backend, const CliOptions& options) {
   tpcc::LoadInfo info;
   auto conn = open_existing(backend, &info);
+  // First, so that a damaged file is named as such before a query trips on it.
+  tpcc::StorageCheck storage = backend.check_storage();
+  if (!storage.ok) throw tpcc::BackendError(storage.detail);
   auto conditions = run_checks(*conn, options.after_load, options.quiet);
   fmt::print("{} warehouse(s) in {}\n", info.warehouses, backend.location());
   tpcc::print_conditions(conditions);
-  bool ok = conditions_hold(conditions);
+  tpcc::CardinalityResult cardinality = tpcc::check_cardinality(*conn, info.warehouses);
+  tpcc::print_cardinality(cardinality);
+  if (!storage.name.empty()) fmt::print("  {:<12}  ok    {}\n", storage.name, storage.detail);
+  bool ok = conditions_hold(conditions) && cardinality.ok;
   if (!options.success_file.empty()) {
     tpcc::DurabilityResult durable =
         tpcc::check_durability(*conn, info.warehouses, options.success_file);
@@ -256,7 +261,9 @@ int command_replay(tpcc::Backend& backend, CliOptions options) {
   if (options.no_check) return kExitOk;
   auto conditions = run_checks(*conn, false, options.quiet);
   tpcc::print_conditions(conditions);
-  return conditions_hold(conditions) ? kExitOk : kExitFailed;
+  tpcc::CardinalityResult cardinality = tpcc::check_cardinality(*conn, header.warehouses);
+  tpcc::print_cardinality(cardinality);
+  return conditions_hold(conditions) && cardinality.ok ? kExitOk : kExitFailed;
 }
 
 int command_crosscheck(const CliOptions& options) {

@@ -75,23 +75,59 @@ bool SqliteBackend::exists() {
   std::error_code error;
   if (!std::filesystem::is_regular_file(shared_->path, error)) return false;
   sqlite3* db = nullptr;
+  // A file that is there but cannot be read is an error, not a missing
+  // database: "run `tpcc load` first" would invite destroying it.
+  auto unreadable = [&](int rc) {
+    std::string message = fmt::format("sqlite: cannot read {}: {} (code {})", shared_->path,
+                                      db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc), rc);
+    const int primary = rc & 0xff;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
+      message += "; the file is damaged";
+    }
+    return BackendError(message);
+  };
   // No CREATE flag: never makes a file.
-  if (sqlite3_open_v2(shared_->path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
+  int rc = sqlite3_open_v2(shared_->path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  if (rc != SQLITE_OK) {
+    BackendError failure = unreadable(rc);
     sqlite3_close_v2(db);
-    return false;
+    throw failure;
   }
   sqlite3_busy_timeout(db, 2000);  // a one-off probe, not a transaction path
   sqlite3_stmt* stmt = nullptr;
-  bool found = false;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'warehouse'",
-                         -1, &stmt, nullptr) == SQLITE_OK) {
-    found = sqlite3_step(stmt) == SQLITE_ROW;
+  rc = sqlite3_prepare_v2(db,
+                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'warehouse'",
+                          -1, &stmt, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    BackendError failure = unreadable(rc);
+    sqlite3_finalize(stmt);
+    sqlite3_close_v2(db);
+    throw failure;
   }
   sqlite3_finalize(stmt);
   sqlite3_close_v2(db);
-  return found;
+  return rc == SQLITE_ROW;
+}
+
+StorageCheck SqliteBackend::check_storage() {
+  StorageCheck result;
+  result.name = "quick_check";
+  auto connection = connect();
+  std::string answer;
+  try {
+    answer = static_cast<SqliteConnection&>(*connection).query_text("PRAGMA quick_check");
+  } catch (const BackendError& failure) {  // SQLITE_CORRUPT and the like
+    result.ok = false;
+    result.detail =
+        fmt::format("PRAGMA quick_check failed on {}: {}", shared_->path, failure.what());
+    return result;
+  }
+  result.ok = answer == "ok";
+  result.detail = result.ok ? "PRAGMA quick_check"
+                            : fmt::format("PRAGMA quick_check on {}: {}", shared_->path, answer);
+  return result;
 }
 
 void SqliteBackend::destroy() {

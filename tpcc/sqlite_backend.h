@@ -69,8 +69,13 @@ class SqliteBackend final : public Backend {
   std::string name() const override { return "sqlite"; }
   // The database file's path.
   std::string location() const override { return shared_->path; }
-  // True when the file exists and has a table named `warehouse`.
+  // True when the file exists and has a table named `warehouse`; false when
+  // there is no file or no such table. Throws BackendError (with SQLite's
+  // message) when the file is there but cannot be read, e.g. is damaged.
   bool exists() override;
+  // PRAGMA quick_check on a new connection: ok when it answers "ok", else its
+  // first line (or the error that stopped it) in the detail.
+  StorageCheck check_storage() override;
   // Removes the database, -wal and -shm files (missing ones are fine), and
   // the default directory when it is left empty.
   // Precondition: no connection of this backend is open. Throws BackendError

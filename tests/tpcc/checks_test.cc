@@ -334,6 +334,46 @@ TEST_CASE("a Delivery breaks condition 11 only", "[tpcc][checks]") {
   fs::remove_all(dir);
 }
 
+// Regression (probe item 2): the conditions look only at the rows present,
+// so a database missing a whole warehouse, or whose tpcc_meta names more
+// warehouses than it holds, passed every one of them.
+TEST_CASE("the cardinality check compares the fixed-size tables with W", "[tpcc][checks]") {
+  SECTION("it holds right after the load") {
+    auto backend = sqlite_at(loaded_database());
+    auto conn = backend->connect();
+    CardinalityResult result = check_cardinality(*conn, 1);
+    INFO(result.detail);
+    CHECK(result.ok);
+    CHECK(result.detail ==
+          "rows: warehouse 1, district 10, customer 30000, stock 100000, item 100000");
+  }
+  SECTION("tpcc_meta names more warehouses than there are") {
+    auto backend = sqlite_at(loaded_database());
+    auto conn = backend->connect();
+    CardinalityResult result = check_cardinality(*conn, 2);
+    CHECK_FALSE(result.ok);
+    CHECK_THAT(result.detail, Catch::Matchers::StartsWith("warehouse: 1 rows, expected 2; "
+                                                          "district: 10 rows, expected 20; "));
+    CHECK_THAT(result.detail, Catch::Matchers::EndsWith(" (W=2 in tpcc_meta)"));
+  }
+  SECTION("rows of a warehouse are missing") {
+    fs::path dir = copy_of_loaded("cardinality");
+    {
+      auto backend = sqlite_at(dir);
+      auto conn = backend->connect();
+      apply(*conn, {"DELETE FROM district WHERE d_w_id = 1 AND d_id = 10",
+                    "DELETE FROM customer WHERE c_w_id = 1 AND c_d_id = 10 AND c_id <= 5",
+                    "DELETE FROM item WHERE i_id = 7"});
+      CardinalityResult result = check_cardinality(*conn, 1);
+      CHECK_FALSE(result.ok);
+      CHECK(result.detail ==
+            "district: 9 rows, expected 10; customer: 29995 rows, expected 30000; "
+            "item: 99999 rows, expected 100000 (W=1 in tpcc_meta)");
+    }
+    fs::remove_all(dir);
+  }
+}
+
 TEST_CASE("checking a database that does not exist is a BackendError", "[tpcc][checks]") {
   SECTION("a directory without a database") {
     fs::path dir = scratch().path() / "no-database-here";

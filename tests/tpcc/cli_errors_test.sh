@@ -88,7 +88,7 @@ expect 1 "cannot write the JSON file $scratch: Is a directory" -- \
   run --dir "$scratch/item13" --json "$scratch" --duration 1 --quiet
 [[ ! -e $scratch/item13/tpcc.sqlite ]] || fail "run loaded before finding its bad output path"
 expect 1 "cannot write the journal file /proc/nope/j.txt" -- \
-  crosscheck --engines sqlite,sqlite --dir "$scratch/item13cc" --journal /proc/nope/j.txt \
+  crosscheck --engines sqlite,solo --dir "$scratch/item13cc" --journal /proc/nope/j.txt \
   --transactions 50 --quiet
 [[ ! -e $scratch/item13cc/sqlite ]] || fail "crosscheck loaded before finding its bad journal path"
 
@@ -99,7 +99,15 @@ expect 2 "--json does not apply to .tpcc check." -- check --dir "$scratch/item7"
 expect 2 "--journal does not apply to .tpcc load." -- \
   load --dir "$scratch/item7" --journal "$scratch/j.txt" --no-check --quiet
 expect 2 "--json does not apply to .tpcc crosscheck." -- \
-  crosscheck --engines sqlite,sqlite --dir "$scratch/item7cc" --transactions 50 --json "$scratch/c.json" --quiet
+  crosscheck --engines sqlite,solo --dir "$scratch/item7cc" --transactions 50 --json "$scratch/c.json" --quiet
+
+# Regression (probe item 14): a repeated engine ran and compared one
+# database (DIR/<engine>) against itself, or failed on solo's lock.
+expect 2 "--engines names 'solo' twice in 'solo,solo'" -- \
+  crosscheck --engines solo,solo --dir "$scratch/item14" --transactions 50 --quiet
+expect 2 "--engines names 'sqlite' twice" -- \
+  crosscheck --engines sqlite,solo,sqlite --dir "$scratch/item14" --transactions 50 --quiet
+[[ ! -e $scratch/item14 ]] || fail "crosscheck with a repeated engine created $scratch/item14"
 
 if "$tpcc" --help | grep -q -- "--warehouses"; then echo "ok: --help"; else echo "FAIL: --help"; failures=$((failures + 1)); fi
 

@@ -76,7 +76,7 @@ TEST_CASE("a journal round-trips through its file") {
   part.first_district = 4;
   part.last_district = 6;
   std::vector<tpcc::JournalEntry> entries = {
-      {1, no}, {2, by_name}, {5, by_id}, {9, delivery}, {10, part}};
+      {6, no}, {7, by_name}, {8, by_id}, {9, delivery}, {10, part}};
   tpcc::write_journal(scratch.path, {2, 77, "sqlite"}, entries);
 
   tpcc::JournalHeader header;
@@ -85,7 +85,8 @@ TEST_CASE("a journal round-trips through its file") {
   CHECK(header.seed == 77);
   CHECK(header.engine == "sqlite");
   REQUIRE(read.size() == 5);
-  CHECK(read[0].seq == 1);
+  CHECK(read[0].seq == 6);
+  CHECK(read[4].seq == 10);
   const auto& read_no = std::get<tpcc::NewOrderInput>(read[0].input);
   CHECK(read_no.c_id == 42);
   CHECK(read_no.ol_cnt == 2);
@@ -133,6 +134,26 @@ TEST_CASE("a damaged journal is refused with the file and line") {
   refuses("D 1 1 7 100 0 3\n", "out of range");     // no district 0
   refuses("D 1 1 7 100 4\n", "expected 5 fields");  // a district range torn in half
   refuses("P 1 1 2 1 5 12x - 100 5\n", "'12x' is not an integer");
+  // Regression (probe item 6): a removed record and a journal cut at a line
+  // boundary were replayed without a word.
+  refuses("D 1 1 7 100\nD 3 1 7 200\n# end records=2\n",
+          ":3: sequence number 2 is missing (found 3 after 1)");
+  refuses("D 4 1 7 100\nD 9 1 7 200\n# end records=2\n",
+          ":3: sequence numbers 5..8 are missing (found 9 after 4)");
+  refuses("D 1 1 7 100\nD 2 1 7 200\n",
+          "no end line ('# end records=N') after line 3: the "
+          "journal is cut short");
+  refuses("D 2 1 7 100\nD 3 1 7 200\n# end records=3\n",
+          ":4: the end line counts 3 records, but the journal holds 2");
+  refuses("D 1 1 7 100\n# end records=1\nD 2 1 7 200\n", ":4: a line after the end line");
+  refuses("", "no end line");
+  {
+    write_text(scratch.path, header + "D 1 1 7 100\nD 2 1 7 200\n# end records=2\n");
+    tpcc::JournalHeader read_header;
+    CHECK(tpcc::read_journal(scratch.path, &read_header).size() == 2);
+    write_text(scratch.path, header + "# end records=0\n");
+    CHECK(tpcc::read_journal(scratch.path, &read_header).empty());
+  }
   write_text(scratch.path, "hello\n");
   tpcc::JournalHeader read_header;
   CHECK_THROWS_WITH(tpcc::read_journal(scratch.path, &read_header),

@@ -413,6 +413,76 @@ TEST_CASE("sqlite: exists() and destroy()", "[sqlite]") {
   backend.destroy();  // nothing left to remove is fine
 }
 
+// XORs `length` bytes of `path` at `offset` with 0xff.
+void flip_bytes(const std::string& path, std::streamoff offset, size_t length) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  REQUIRE(file);
+  std::string bytes(length, '\0');
+  file.seekg(offset);
+  file.read(bytes.data(), static_cast<std::streamsize>(length));
+  REQUIRE(file.gcount() == static_cast<std::streamsize>(length));
+  for (char& byte : bytes) byte = static_cast<char>(~byte);
+  file.seekp(offset);
+  file.write(bytes.data(), static_cast<std::streamsize>(length));
+}
+
+// Regression (probe items 1 and 10): a damaged file passed `tpcc check` (no
+// quick_check), and an unreadable one was reported as "no TPC-C database;
+// run `tpcc load` first", which invites destroying it.
+TEST_CASE("sqlite: a damaged file fails exists() and check_storage() with SQLite's message",
+          "[sqlite]") {
+  TempDir dir;
+  SqliteBackend backend(ram_options(dir));
+  {
+    auto connection = backend.connect();
+    connection->execute_script(
+        "CREATE TABLE warehouse (w_id INTEGER PRIMARY KEY);"
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT);"
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) "
+        "INSERT INTO t SELECT i, printf('%0200d', i) FROM n;"
+        "PRAGMA wal_checkpoint(TRUNCATE);");
+  }
+  REQUIRE(backend.exists());
+  StorageCheck sound = backend.check_storage();
+  CHECK(sound.name == "quick_check");
+  CHECK(sound.ok);
+  const std::string path = backend.path();
+  const auto size = static_cast<std::streamoff>(fs::file_size(path));
+  REQUIRE(size > 64 * 4096);
+
+  SECTION("a damaged page of a table") {
+    flip_bytes(path, size / 2 / 4096 * 4096, 4096);
+    CHECK(backend.exists());  // the schema is still readable
+    StorageCheck damaged = backend.check_storage();
+    INFO(damaged.detail);
+    CHECK_FALSE(damaged.ok);
+    CHECK_THAT(damaged.detail, Catch::Matchers::Contains("PRAGMA quick_check"));
+    CHECK_THAT(damaged.detail, Catch::Matchers::Contains(path));
+  }
+  SECTION("a damaged header") {
+    flip_bytes(path, 0, 16);
+    try {
+      backend.exists();
+      FAIL("exists() returned on a file that is not a database");
+    } catch (const BackendError& failure) {
+      CHECK_THAT(failure.what(), Catch::Matchers::Contains("cannot read " + path));
+      CHECK_THAT(failure.what(), Catch::Matchers::Contains("file is not a database"));
+      CHECK_THAT(failure.what(), Catch::Matchers::Contains("the file is damaged"));
+    }
+  }
+  SECTION("a truncated file") {
+    fs::resize_file(path, static_cast<uintmax_t>(size / 8));
+    bool refused = false;
+    try {
+      refused = !backend.exists() || !backend.check_storage().ok;
+    } catch (const BackendError& failure) {
+      CHECK_THAT(failure.what(), Catch::Matchers::Contains("malformed"));
+      refused = true;
+    }
+    CHECK(refused);
+  }
+}
+
 TEST_CASE("sqlite: default directories", "[sqlite]") {
   // Not opened here: another process may be using the default database.
   CHECK(sqlite_default_dir(Storage::kRam) == "/dev/shm/solo-tpcc");
