@@ -373,6 +373,14 @@ Status RowBuilder::finish() const {
   return Status::OK();
 }
 
+// A signed integer of T's width stored little-endian at `at` (add_int's bytes).
+template <typename T>
+int64_t load_signed(const char* at) {
+  T narrow;
+  std::memcpy(&narrow, at, sizeof narrow);
+  return narrow;
+}
+
 Status RowBuilder::primary_key(std::string* out) const {
   SOLO_ASSERT(next_ == schema_->columns.size());
   // Integer key columns among the first kTracked (TPC-C's all) are read back
@@ -380,32 +388,28 @@ Status RowBuilder::primary_key(std::string* out) const {
   // other key is derived from the row's bytes.
   char buffer[kMaxKeyBytes + kMaxIntKeyBytes + 1];
   size_t size = 0;
-  const char* bytes = out_->data();
   for (uint32_t column_idx : schema_->primary_key) {
     const ColumnDef& column = schema_->columns[column_idx];
+    const bool tracked = column_idx < kTracked && column.not_null && size <= kMaxKeyBytes;
+    const char* at = out_->data() + (tracked ? starts_[column_idx] : 0);
     int64_t value;
-    if (column_idx >= kTracked || !column.not_null || size > kMaxKeyBytes) {
-      value = 0;  // not read: the long way below
-    } else if (column.type == Type::kInteger) {
-      int32_t narrow;
-      std::memcpy(&narrow, bytes + starts_[column_idx], 4);
-      value = narrow;
-      size += write_int_key(value, buffer + size);
-      continue;
-    } else if (column.type == Type::kBigInt) {
-      std::memcpy(&value, bytes + starts_[column_idx], 8);
-      size += write_int_key(value, buffer + size);
-      continue;
-    } else if (column.type == Type::kSmallInt) {
-      int16_t narrow;
-      std::memcpy(&narrow, bytes + starts_[column_idx], 2);
-      value = narrow;
-      size += write_int_key(value, buffer + size);
-      continue;
+    switch (tracked ? column.type : Type::kText) {
+      case Type::kSmallInt:
+        value = load_signed<int16_t>(at);
+        break;
+      case Type::kInteger:
+        value = load_signed<int32_t>(at);
+        break;
+      case Type::kBigInt:
+        value = load_signed<int64_t>(at);
+        break;
+      default: {
+        out->clear();
+        bool has_null;
+        return append_row_key(*schema_, schema_->primary_key, row(), out, &has_null);
+      }
     }
-    out->clear();
-    bool has_null;
-    return append_row_key(*schema_, schema_->primary_key, row(), out, &has_null);
+    size += write_int_key(value, buffer + size);
   }
   out->assign(buffer, size);
   return Status::OK();
