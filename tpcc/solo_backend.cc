@@ -18,37 +18,16 @@ namespace {
 using solo::sql::PreparedStatement;
 using SqlValue = solo::sql::Value;
 
-// The names of the engine's own files in its directory, as engine/src names
-// them (log_format.h, checkpoint_format.h; not part of its public API): log
-// segments "wal-" 6 digits ".log", checkpoints "checkpoint-" 20 digits
-// ".ckpt" (".tmp" while being written) and the spare "checkpoint.spare".
-// Anything else in the directory is the user's, even "wal-e.conf".
-bool has_digits_between(std::string_view name, size_t prefix, size_t suffix, size_t digits) {
-  if (name.size() != prefix + digits + suffix) return false;
-  for (size_t pos = prefix; pos < prefix + digits; ++pos) {
-    if (name[pos] < '0' || name[pos] > '9') return false;
-  }
-  return true;
-}
-
-bool is_log_segment_name(std::string_view name) {
-  return name.starts_with("wal-") && name.ends_with(".log") && has_digits_between(name, 4, 4, 6);
-}
-
-bool is_checkpoint_name(std::string_view name, std::string_view suffix) {
-  return name.starts_with("checkpoint-") && name.ends_with(suffix) &&
-         has_digits_between(name, 11, suffix.size(), 20);
-}
-
 // A file that holds the database's contents: a log segment or a complete
-// checkpoint.
+// checkpoint (the engine's names; any other file in the directory is the user's).
 bool is_database_file(std::string_view name) {
-  return is_log_segment_name(name) || is_checkpoint_name(name, ".ckpt");
+  return solo::Database::file_kind(name) == solo::Database::FileKind::kContents;
 }
 
 // Every file the engine writes apart from LOCK (held by the open database).
 bool is_engine_file(std::string_view name) {
-  return is_database_file(name) || is_checkpoint_name(name, ".tmp") || name == "checkpoint.spare";
+  const solo::Database::FileKind kind = solo::Database::file_kind(name);
+  return kind == solo::Database::FileKind::kContents || kind == solo::Database::FileKind::kScratch;
 }
 
 // True when `dir` holds a log segment or a checkpoint; false when it holds

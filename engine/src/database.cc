@@ -3,7 +3,9 @@
 
 #include <exception>
 
+#include "checkpoint_format.h"
 #include "db_impl.h"
+#include "log_format.h"
 
 namespace solo {
 
@@ -116,6 +118,19 @@ Snapshot Database::snapshot() const {
 }
 
 Stats Database::stats() const { return impl_->stats(); }
+
+Database::FileKind Database::file_kind(std::string_view name) {
+  const std::string file(name);
+  uint32_t slot;
+  uint64_t lsn;
+  if (internal::parse_segment_name(file, &slot) || internal::parse_checkpoint_name(file, &lsn)) {
+    return FileKind::kContents;
+  }
+  if (internal::is_checkpoint_temp_name(file) || file == internal::kCheckpointSpareName) {
+    return FileKind::kScratch;
+  }
+  return file == internal::kLockFileName ? FileKind::kLock : FileKind::kOther;
+}
 
 const Options& Database::options() const { return impl_->options(); }
 

@@ -165,7 +165,7 @@ Status DbImpl::open_durable() {
   const std::string& dir = options_.dir;
   Status status = fs_->create_dir(dir);
   if (!status.ok()) return status;
-  auto lock = fs_->lock_file(dir + "/LOCK");
+  auto lock = fs_->lock_file(dir + "/" + kLockFileName);
   if (!lock.ok()) return lock.status();
   dir_lock_ = std::move(*lock);
   LogState state;

@@ -28,6 +28,9 @@
 
 namespace solo::internal {
 
+// The lock file in a database directory, held while it is open.
+inline constexpr char kLockFileName[] = "LOCK";
+
 // One db.write() call, on the caller's stack until `done` is set.
 struct WriteRequest {
   FunctionRef<Status(WriteTxn&)>* fn = nullptr;  // nullptr: the stop request of close()

@@ -447,6 +447,40 @@ TEST_CASE("a checkpoint overwrites the file of the one before the last, cut to i
   }
 }
 
+TEST_CASE("Database::file_kind knows every file the engine writes, and only those") {
+  test::TempDir dir;
+  Options options = dir_options(dir.path);
+  options.checkpoint_reuse_file = true;
+  options.checkpoint_at_close_bytes = 0;
+  TableSchema schema{"blobs", {ColumnDef::BigInt("id", true), ColumnDef::Text("pad")}, {0}};
+  auto db = test::open_dir(options);
+  TableId table = 0;
+  for (int64_t id = 0; id < 3; ++id) {
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                if (id == 0) table = *txn.create_table(schema);
+                return txn.insert(table, {Value::Int(id), Value::String(std::string(100, 'p'))});
+              }).ok());
+    REQUIRE(db->checkpoint().ok());  // the second one leaves the first as the spare
+  }
+  std::map<Database::FileKind, int> kinds;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    CHECK(Database::file_kind(name) != Database::FileKind::kOther);
+    ++kinds[Database::file_kind(name)];
+  }
+  CHECK(kinds[Database::FileKind::kContents] >= 3);  // two segments and a checkpoint
+  CHECK(kinds[Database::FileKind::kScratch] == 1);   // the spare
+  CHECK(kinds[Database::FileKind::kLock] == 1);
+  CHECK(Database::file_kind("checkpoint-00000000000000000042.tmp") == Database::FileKind::kScratch);
+  for (const char* name :
+       {"wal-e.conf", "wal-1.log", "wal-0000001.log", "wal-00000a.log", "checkpoint-notes.txt",
+        "checkpoint-42.ckpt", "checkpoint.spare.old", "LOCK.txt", "lock", ""}) {
+    INFO(name);
+    CHECK(Database::file_kind(name) == Database::FileKind::kOther);
+  }
+}
+
 TEST_CASE("Database::checkpoint, then more rounds, then reopen") {
   test::TempDir dir;
   Options options = dir_options(dir.path);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "solo/file_system.h"
 #include "solo/function_ref.h"
@@ -328,6 +329,17 @@ class Database {
   // Lets the queued writes finish, stops the owner and refuses later writes
   // with Shutdown. Idempotent. Any thread but the owner.
   void close();
+
+  // What a file name in a database directory is to the engine. It writes
+  // only these names there; any other file (even "wal-e.conf" or
+  // "checkpoint-notes.txt") is the user's and left alone.
+  enum class FileKind {
+    kOther,     // not the engine's
+    kContents,  // a log segment or a complete checkpoint: what recovery reads
+    kScratch,   // a checkpoint being written (.tmp) or the spare: recovery ignores it
+    kLock,      // "LOCK", held while the database is open
+  };
+  static FileKind file_kind(std::string_view name);
 
   // For tests in tests/engine: the implementation.
   internal::DbImpl* impl() const { return impl_.get(); }
