@@ -107,15 +107,36 @@ int64_t resident_bytes() {
   return resident_pages * sysconf(_SC_PAGESIZE);
 }
 
-int64_t anon_huge_page_bytes() {
-  std::ifstream rollup("/proc/self/smaps_rollup");
+HugePageAdvised huge_page_advised_memory() {
+  // Each mapping's block lists its fields ("Rss:   N kB", ...) and ends with
+  // its "VmFlags:" line, which says whether it was advised ("hg").
+  std::ifstream smaps("/proc/self/smaps");
+  HugePageAdvised advised;
+  int64_t mapping_rss_kib = 0;
+  int64_t mapping_huge_kib = 0;
+  auto kib_after = [](const std::string& line, size_t prefix) {
+    return std::stoll(line.substr(prefix));  // "   N kB"
+  };
   std::string line;
-  while (std::getline(rollup, line)) {
-    if (line.rfind("AnonHugePages:", 0) == 0) {
-      return std::stoll(line.substr(std::strlen("AnonHugePages:"))) * 1024;  // "  N kB"
+  while (std::getline(smaps, line)) {
+    if (line.rfind("Rss:", 0) == 0) {
+      mapping_rss_kib = kib_after(line, std::strlen("Rss:"));
+    } else if (line.rfind("AnonHugePages:", 0) == 0) {
+      mapping_huge_kib = kib_after(line, std::strlen("AnonHugePages:"));
+    } else if (line.rfind("VmFlags:", 0) == 0) {
+      std::istringstream flags(line.substr(std::strlen("VmFlags:")));
+      std::string flag;
+      while (flags >> flag) {
+        if (flag != "hg") continue;
+        advised.resident_bytes += mapping_rss_kib * 1024;
+        advised.huge_bytes += mapping_huge_kib * 1024;
+        break;
+      }
+      mapping_rss_kib = 0;
+      mapping_huge_kib = 0;
     }
   }
-  return 0;
+  return advised;
 }
 
 std::string machine_description() {

@@ -24,9 +24,17 @@ std::vector<std::pair<int, std::string>> process_threads();
 std::map<std::string, int64_t> thread_cpu_micros_by_name();
 // Resident set size of this process, in bytes.
 int64_t resident_bytes();
-// Of those, anonymous memory in transparent huge pages (AnonHugePages of
-// /proc/self/smaps_rollup), in bytes; 0 if the kernel does not say.
-int64_t anon_huge_page_bytes();
+// The memory this process asked to have backed by transparent huge pages
+// (madvise MADV_HUGEPAGE: the mappings with the "hg" flag in
+// /proc/self/smaps; in a process running solo, its arenas): the resident
+// bytes of those mappings and, of them, the bytes in huge pages
+// (AnonHugePages). Both come from the same mappings in one read, so
+// huge_bytes <= resident_bytes. Zeros if the kernel does not say.
+struct HugePageAdvised {
+  int64_t resident_bytes = 0;
+  int64_t huge_bytes = 0;
+};
+HugePageAdvised huge_page_advised_memory();
 // "model name, N cores, M GiB" from /proc.
 std::string machine_description();
 // The git revision of the source tree (SOLO_GIT_REV at build time), or

@@ -1,12 +1,16 @@
 // Process and thread CPU measurements (tpcc/sysinfo.h).
+#include "tpcc/sysinfo.h"
+
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
-
-#include "tpcc/sysinfo.h"
+#include <vector>
 
 namespace tpcc {
 namespace {
@@ -63,6 +67,27 @@ TEST_CASE("thread CPU is summed by thread name, and a named thread's spin shows 
   CHECK(sum <= process_cpu_micros() + 1000);
   // Ended threads are gone from it.
   CHECK(thread_cpu_micros_by_name().count("sysinfo-spin") == 0);
+}
+
+TEST_CASE(
+    "huge pages are counted over the advised mappings only, never above their resident bytes") {
+  constexpr size_t kArena = size_t{2} << 20;
+  const HugePageAdvised before = huge_page_advised_memory();
+  // Four advised, touched arenas, as solo's; and as much again not advised.
+  std::vector<void*> arenas;
+  for (int arena_idx = 0; arena_idx < 4; ++arena_idx) {
+    void* arena = std::aligned_alloc(kArena, kArena);
+    REQUIRE(arena != nullptr);
+    REQUIRE(::madvise(arena, kArena, MADV_HUGEPAGE) == 0);
+    std::memset(arena, 1, kArena);
+    arenas.push_back(arena);
+  }
+  std::vector<char> plain(4 * kArena, 1);
+  const HugePageAdvised after = huge_page_advised_memory();
+  for (void* arena : arenas) std::free(arena);
+  CHECK(after.resident_bytes - before.resident_bytes >= int64_t{4} * static_cast<int64_t>(kArena));
+  CHECK(after.huge_bytes >= 0);
+  CHECK(after.huge_bytes <= after.resident_bytes);
 }
 
 }  // namespace
