@@ -213,7 +213,9 @@ struct BackendOptions {
   std::string pg_url;  // postgres: an existing server; empty = a private cluster
   int terminals = 0;   // postgres: sizes a private cluster's max_connections; 0 = its default
   // solo: the checkpoint trigger (solo::Options::checkpoint_log_bytes in MiB
-  // and checkpoint_state_ratio); negative = the engine's default.
+  // and checkpoint_state_ratio); negative = the engine's default. The MiB are
+  // 1..2^20 (the command line refuses 0, the engine's "never", and values
+  // whose bytes would overflow).
   int64_t solo_checkpoint_mib = -1;
   double solo_checkpoint_ratio = -1;
   // solo: solo::Options::checkpoint_reuse_file (0 or 1); -1 = the engine's default.

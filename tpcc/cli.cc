@@ -26,6 +26,14 @@ bool parse_double(const std::string& text, double* out) {
 // then ended at once with nothing committed).
 constexpr double kMaxSeconds = 1e7;
 
+// --solo-checkpoint-mib: 1 MiB to 1 TiB. solo reads checkpoint_log_bytes 0
+// as "never checkpoint on its own", which is not the max(N MiB, K x size)
+// the option promises, so 0 is refused rather than passed on (it turned
+// checkpoints off). Above 2^44 MiB the bytes overflow 64 bits (to 0 or
+// garbage), and the engine sizes its log ring at 1.5x the trigger; 1 TiB of
+// log is already "only when the ratio says so" for any state that fits.
+constexpr int64_t kMaxCheckpointMib = int64_t{1} << 20;
+
 // Options that only some commands use, and those commands. An option not
 // listed applies to every command: the engine and where it lives (--engine,
 // --storage, --dir and the engine settings), --quiet, and --warehouses,
@@ -156,7 +164,8 @@ options:
   --solo-checkpoint-mib N, --solo-checkpoint-ratio K
                        solo: checkpoint once the log since the last one reaches
                        max(N MiB, K x the last checkpoint's size) (default 64, 1;
-                       K 0: every N MiB, the old trigger)
+                       N from 1 to 1048576, i.e. 1 TiB; K 0: every N MiB, the
+                       old trigger)
   --solo-checkpoint-reuse 0|1
                        solo: 1 (default): a checkpoint overwrites the file of
                        the one before the last; 0: each one is a new file
@@ -329,7 +338,7 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       if (!text) return std::nullopt;
       options.json_path = *text;
     } else if (flag == "--solo-checkpoint-mib") {
-      auto number = take_int(0, INT64_MAX);
+      auto number = take_int(1, kMaxCheckpointMib);
       if (!number) return std::nullopt;
       options.backend.solo_checkpoint_mib = *number;
     } else if (flag == "--solo-checkpoint-ratio") {

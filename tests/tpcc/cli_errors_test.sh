@@ -109,6 +109,14 @@ expect 2 "--engines names 'sqlite' twice" -- \
   crosscheck --engines sqlite,solo,sqlite --dir "$scratch/item14" --transactions 50 --quiet
 [[ ! -e $scratch/item14 ]] || fail "crosscheck with a repeated engine created $scratch/item14"
 
+# Regression (probe item 1): --solo-checkpoint-mib 0 turned solo's automatic
+# checkpoints off, and 2^44 MiB or more overflowed once shifted to bytes.
+expect 2 "--solo-checkpoint-mib must be between 1 and 1048576, got 0" -- \
+  run --engine solo --dir "$scratch/item1" --solo-checkpoint-mib 0 --duration 1 --quiet
+expect 2 "--solo-checkpoint-mib must be between 1 and 1048576, got 17592186044416" -- \
+  run --engine solo --dir "$scratch/item1" --solo-checkpoint-mib 17592186044416 --duration 1 --quiet
+[[ ! -e $scratch/item1 ]] || fail "a refused --solo-checkpoint-mib created $scratch/item1"
+
 if "$tpcc" --help | grep -q -- "--warehouses"; then echo "ok: --help"; else echo "FAIL: --help"; failures=$((failures + 1)); fi
 
 echo "$failures failures"

@@ -196,3 +196,23 @@ TEST_CASE("solo's checkpoint trigger flags") {
   CHECK(defaults->backend.solo_checkpoint_ratio < 0);
   CHECK(error_of({"run", "--solo-checkpoint-ratio", "-1"}) != "");
 }
+
+// Regression (probe item 1): --solo-checkpoint-mib 0 turned solo's automatic
+// checkpoints off (checkpoint_log_bytes 0 means never), and 2^44 or more
+// overflowed to 0 or garbage when shifted to bytes.
+TEST_CASE("--solo-checkpoint-mib is 1..1048576: 0 and overflowing values are usage errors") {
+  const std::string range = "--solo-checkpoint-mib must be between 1 and 1048576";
+  CHECK(error_of({"run", "--solo-checkpoint-mib", "0"}).find(range + ", got 0") !=
+        std::string::npos);
+  CHECK(error_of({"run", "--solo-checkpoint-mib", "17592186044416"}).find(range) !=
+        std::string::npos);  // 2^44: 2^64 bytes, 0 once shifted
+  CHECK(error_of({"run", "--solo-checkpoint-mib", "1048577"}).find(range) != std::string::npos);
+  std::string error;
+  auto largest = parse_cli({"run", "--engine", "solo", "--solo-checkpoint-mib", "1048576"}, &error);
+  REQUIRE(largest);
+  CHECK(largest->backend.solo_checkpoint_mib == 1048576);
+  auto smallest = parse_cli({"run", "--engine", "solo", "--solo-checkpoint-mib", "1"}, &error);
+  REQUIRE(smallest);
+  CHECK(smallest->backend.solo_checkpoint_mib == 1);
+  CHECK(tpcc::usage_text().find("N from 1 to 1048576") != std::string::npos);
+}
