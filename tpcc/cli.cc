@@ -92,10 +92,13 @@ std::string usage_text() {
 Runs TPC-C (5.11) against an engine and checks the result.
 
 commands:
-  load     create the schema and load W warehouses (then check all 12 conditions)
+  load     create the schema and load W warehouses (then check all 12 conditions
+           and the fixed-size tables' row counts against W)
   run      load a fresh database (unless --no-load), run T terminals for the
-           duration, then check the consistency conditions and audit the mix
-  check    check the consistency conditions of an existing database
+           duration, then check the consistency conditions and the row counts
+           and audit the mix
+  check    check the consistency conditions and row counts of an existing
+           database
   replay   load a fresh database from the journal's seed and W, replay the
            journal (--journal FILE) serially, then check it
   crosscheck

@@ -28,6 +28,7 @@ bool all_ok(const RunReport& report) {
   for (const auto& condition : report.conditions) {
     if (!condition.ok) return false;
   }
+  if (report.cardinality && !report.cardinality->ok) return false;
   for (const auto& entry : report.audit) {
     if (!entry.ok) return false;
   }
@@ -87,6 +88,7 @@ void print_summary(const RunReport& report) {
     for (const auto& condition : report.conditions) {
       if (!condition.ok) fmt::print("  condition {} FAILED: {}\n", condition.id, condition.detail);
     }
+    if (report.cardinality) print_cardinality(*report.cardinality);
   } else {
     fmt::print("consistency: not checked (--no-check)\n");
   }
@@ -181,6 +183,10 @@ void write_json(const RunReport& report, const std::string& path) {
                      {"note", entry.note}});
   }
   doc["checks"] = {{"ran", report.checks_ran}, {"conditions", conditions}, {"audit", audit}};
+  if (report.cardinality) {
+    doc["checks"]["cardinality"] = {{"ok", report.cardinality->ok},
+                                    {"detail", report.cardinality->detail}};
+  }
   if (report.owner_profile) {
     json buckets = json::object();
     for (const ProfileBucket& bucket : report.owner_profile->buckets) buckets[bucket.name] = bucket.share;

@@ -26,6 +26,8 @@ struct RunReport {
   RunResult result;
   bool checks_ran = false;
   std::vector<ConditionResult> conditions;
+  // The fixed-size tables' row counts against W, when the checks ran.
+  std::optional<CardinalityResult> cardinality;
   std::vector<AuditResult> audit;
   std::optional<OwnerProfile> owner_profile;  // run --profile
 };
@@ -37,7 +39,8 @@ void print_summary(const RunReport& report);
 void write_json(const RunReport& report, const std::string& path);
 // Prints the conditions (for `tpcc check`).
 void print_conditions(const std::vector<ConditionResult>& conditions);
-// True when every condition and audit entry is ok.
+// True when the run had no error and every condition, the cardinality and
+// every audit entry are ok.
 bool all_ok(const RunReport& report);
 
 }  // namespace tpcc
