@@ -37,8 +37,9 @@ AuditResult rate(const std::string& name, uint64_t hits, uint64_t trials, double
   double sigma_pct = 100 * std::sqrt(p * (1 - p) / static_cast<double>(trials));
   double half_band = std::min(expected - spec_low, spec_high - expected);
   if (kBandSigma * sigma_pct > half_band) {
-    result.low = std::max(0.0, std::min(spec_low, expected - kBandSigma * sigma_pct));
-    result.high = std::max(spec_high, expected + kBandSigma * sigma_pct);
+    // A rate lies in [0, 100] percent: a band beyond it widens nothing.
+    result.low = std::clamp(std::min(spec_low, expected - kBandSigma * sigma_pct), 0.0, 100.0);
+    result.high = std::clamp(std::max(spec_high, expected + kBandSigma * sigma_pct), 0.0, 100.0);
     result.note = fmt::format("sample of {} too small for the spec band; widened to +-{:g} sigma",
                               trials, kBandSigma);
   }
@@ -59,11 +60,12 @@ std::vector<AuditResult> audit_mix(const MixCounts& mix, int warehouses) {
   lines.spec_high = lines.high = 10.5;
   if (mix.new_orders > 0) {
     lines.value = static_cast<double>(mix.order_lines) / static_cast<double>(mix.new_orders);
-    // Uniform 5..15 has sigma sqrt(10); widen like the rates for tiny samples.
+    // Uniform 5..15 has sigma sqrt(10); widen like the rates for tiny
+    // samples, within the possible [5, 15].
     double sigma = std::sqrt(10.0 / static_cast<double>(mix.new_orders));
     if (kBandSigma * sigma > 0.5) {
-      lines.low = 10 - kBandSigma * sigma;
-      lines.high = 10 + kBandSigma * sigma;
+      lines.low = std::max(5.0, 10 - kBandSigma * sigma);
+      lines.high = std::min(15.0, 10 + kBandSigma * sigma);
       lines.note = fmt::format("sample too small for the spec band; widened to +-{:g} sigma",
                                kBandSigma);
     }

@@ -103,3 +103,24 @@ TEST_CASE("no transactions of a kind fails its audit") {
   auto results = tpcc::audit_mix(mix, 2);
   CHECK_FALSE(find(results, "new_order_rollbacks_pct").ok);
 }
+
+// Regression (probe item 5): a widened band reached 104%.
+TEST_CASE("widened bands stay within the value's possible range") {
+  MixCounts mix = large_good_mix();
+  mix.total = 600;  // 24 Order-Statuses expected, 10 drawn: 60 +- 62 percent
+  mix.order_statuses = 10;
+  mix.order_statuses_by_name = 6;
+  const auto& order_status = find(tpcc::audit_mix(mix, 4), "order_status_by_name_pct");
+  CHECK(order_status.ok);
+  CHECK(order_status.low == 0.0);
+  CHECK(order_status.high == 100.0);
+  mix.order_statuses_by_name = 10;  // 100%: at the edge of the band, inside it
+  CHECK(find(tpcc::audit_mix(mix, 4), "order_status_by_name_pct").ok);
+  // Average order lines lie in [5, 15].
+  mix.total = 20;  // 9 New-Orders expected, 2 drawn: 10 +- 8.9
+  mix.new_orders = 2;
+  mix.order_lines = 20;
+  const auto& lines = find(tpcc::audit_mix(mix, 4), "avg_order_lines");
+  CHECK(lines.low == 5.0);
+  CHECK(lines.high == 15.0);
+}
