@@ -16,15 +16,24 @@ struct AuditResult {
   double spec_low = 0;   // the spec's bounds
   double spec_high = 0;
   bool ok = false;
+  // False when the run was too short for the bound: the expected count of
+  // the audited transactions (or order lines) is below what the widened band
+  // needs to lie within its possible range. Then `ok` is true and `note`
+  // says how many are needed.
+  bool judged = true;
   std::string note;      // why the bounds differ from the spec's, if they do
 };
 
 // Audits the decisions in `mix` against the spec's bounds. Where the sample is
-// too small for the spec's band to be meaningful (three standard deviations
+// too small for the spec's band to be meaningful (four standard deviations
 // of the binomial sampling error exceed the band's half width), the band is
-// widened to mean +- 3 sigma and `note` says so. With one warehouse the remote
-// rates are not applicable (every supplier and customer is local) and pass
-// with a note.
+// widened to expected +- 4 sigma, within [0, 100] percent (average lines:
+// [5, 15]), and `note` says so. Where even that band would reach past 0 or
+// 100% (the expected count, from `mix.total` and the mix's shares, is under
+// 4 sigma), the entry is not judged (`judged` false, `ok` true) and `note`
+// names the number needed. With one warehouse the remote rates are not
+// applicable (every supplier and customer is local) and pass with a note.
+// An empty mix (no transaction measured) fails every entry.
 std::vector<AuditResult> audit_mix(const MixCounts& mix, int warehouses);
 
 }  // namespace tpcc

@@ -93,11 +93,22 @@ void print_summary(const RunReport& report) {
     fmt::print("consistency: not checked (--no-check)\n");
   }
   size_t within = 0;
-  for (const auto& entry : report.audit) within += entry.ok ? 1 : 0;
-  fmt::print("audit: {}/{} within bounds\n", within, report.audit.size());
+  size_t judged = 0;
+  for (const auto& entry : report.audit) {
+    judged += entry.judged ? 1 : 0;
+    within += entry.judged && entry.ok ? 1 : 0;
+  }
+  fmt::print("audit: {}/{} within bounds{}\n", within, judged,
+             judged < report.audit.size()
+                 ? fmt::format(", {} not judged (the run is too short for them)",
+                               report.audit.size() - judged)
+                 : "");
   for (const auto& entry : report.audit) {
     fmt::print("  {:<26}{:>8.3f}  [{:.3f}, {:.3f}]  {}{}\n", entry.name, entry.value, entry.low,
-               entry.high, entry.ok ? "ok" : "OUT OF BOUNDS",
+               entry.high,
+               !entry.judged ? "not judged"
+               : entry.ok    ? "ok"
+                             : "OUT OF BOUNDS",
                entry.note.empty() ? "" : "  (" + entry.note + ")");
   }
 }
@@ -180,6 +191,7 @@ void write_json(const RunReport& report, const std::string& path) {
                      {"spec_low", entry.spec_low},
                      {"spec_high", entry.spec_high},
                      {"ok", entry.ok},
+                     {"judged", entry.judged},
                      {"note", entry.note}});
   }
   doc["checks"] = {{"ran", report.checks_ran}, {"conditions", conditions}, {"audit", audit}};

@@ -104,6 +104,83 @@ TEST_CASE("no transactions of a kind fails its audit") {
   CHECK_FALSE(find(results, "new_order_rollbacks_pct").ok);
 }
 
+// Regression (probe item 3): `tpcc run --transactions 10` failed its audit
+// (no Order-Status among 10 transactions) and exited 1.
+TEST_CASE("a run too short for the audit is not judged, and the note names the number needed") {
+  MixCounts mix;  // 10 transactions: 5 New-Orders, 4 Payments, 1 Delivery
+  mix.total = 10;
+  mix.new_orders = 5;
+  mix.order_lines = 48;
+  mix.payments = 4;
+  mix.remote_payments = 1;
+  mix.payments_by_name = 3;
+  auto results = tpcc::audit_mix(mix, 2);
+  for (const auto& result : results) {
+    INFO(result.name << ": " << result.note);
+    CHECK(result.ok);
+    CHECK_FALSE(result.judged);
+    CHECK(result.note.find("sample too small to judge") != std::string::npos);
+  }
+  const auto& order_status = find(results, "order_status_by_name_pct");
+  // 60% +- 4 sigma stays within [0, 100] from 24 Order-Statuses: 600 transactions at 4%.
+  CHECK(order_status.note.find("0.4 order-status transactions expected") != std::string::npos);
+  CHECK(order_status.note.find("needs >= 24 (a run of >= 600 transactions)") != std::string::npos);
+  // 1% rollbacks: 1,584 New-Orders, 3,520 transactions.
+  CHECK(find(results, "new_order_rollbacks_pct").note.find("needs >= 1584 (a run of >= 3520") !=
+        std::string::npos);
+  // Long enough: judged.
+  mix.total = 3520;
+  mix.new_orders = 1584;
+  mix.new_order_rollbacks = 16;
+  CHECK(find(tpcc::audit_mix(mix, 2), "new_order_rollbacks_pct").judged);
+}
+
+TEST_CASE("a kind missing from a run long enough to judge it fails") {
+  MixCounts mix = large_good_mix();
+  mix.total = 2300000;
+  mix.order_statuses = 0;
+  mix.order_statuses_by_name = 0;
+  const auto& order_status = find(tpcc::audit_mix(mix, 4), "order_status_by_name_pct");
+  CHECK(order_status.judged);
+  CHECK_FALSE(order_status.ok);
+  // 1,000 transactions expect 40 Order-Statuses: none is a failure.
+  mix.total = 1000;
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 4), "order_status_by_name_pct").ok);
+}
+
+TEST_CASE("a wrong mix fails once the run is long enough to judge it") {
+  // 4,000 transactions: 1,800 New-Orders, 1,720 Payments, 160 Order-Statuses.
+  MixCounts mix;
+  mix.total = 4000;
+  mix.new_orders = 1800;
+  mix.new_order_rollbacks = 18;
+  mix.order_lines = 18000;
+  mix.remote_order_lines = 180;
+  mix.payments = 1720;
+  mix.remote_payments = 258;
+  mix.payments_by_name = 1032;
+  mix.order_statuses = 160;
+  mix.order_statuses_by_name = 96;
+  for (const auto& result : tpcc::audit_mix(mix, 4)) {
+    INFO(result.name << ": " << result.note);
+    CHECK(result.judged);
+    CHECK(result.ok);
+  }
+  MixCounts wrong = mix;
+  wrong.new_order_rollbacks = 54;     // 3%
+  wrong.payments_by_name = 516;       // 30%
+  wrong.order_statuses_by_name = 32;  // 20%
+  wrong.remote_payments = 516;        // 30%
+  wrong.order_lines = 14400;          // 8 per order
+  auto results = tpcc::audit_mix(wrong, 4);
+  for (const char* name : {"new_order_rollbacks_pct", "payments_by_name_pct",
+                           "order_status_by_name_pct", "remote_payments_pct", "avg_order_lines"}) {
+    INFO(name);
+    CHECK(find(results, name).judged);
+    CHECK_FALSE(find(results, name).ok);
+  }
+}
+
 // Regression (probe item 5): a widened band reached 104%.
 TEST_CASE("widened bands stay within the value's possible range") {
   MixCounts mix = large_good_mix();
@@ -111,6 +188,7 @@ TEST_CASE("widened bands stay within the value's possible range") {
   mix.order_statuses = 10;
   mix.order_statuses_by_name = 6;
   const auto& order_status = find(tpcc::audit_mix(mix, 4), "order_status_by_name_pct");
+  CHECK(order_status.judged);
   CHECK(order_status.ok);
   CHECK(order_status.low == 0.0);
   CHECK(order_status.high == 100.0);
@@ -121,6 +199,7 @@ TEST_CASE("widened bands stay within the value's possible range") {
   mix.new_orders = 2;
   mix.order_lines = 20;
   const auto& lines = find(tpcc::audit_mix(mix, 4), "avg_order_lines");
+  CHECK(lines.judged);
   CHECK(lines.low == 5.0);
   CHECK(lines.high == 15.0);
 }
