@@ -37,18 +37,29 @@ bool load(const std::string& path, json* doc, std::string* error) {
 }
 
 std::string checks_cell(const json& doc) {
-  const json& checks = doc["checks"];
-  size_t held = 0, total = 0, audit_ok = 0, audit_total = 0;
-  for (const json& condition : checks["conditions"]) {
+  const json& checks = doc.at("checks");
+  size_t held = 0, total = 0, audit_ok = 0, audit_judged = 0, not_judged = 0;
+  for (const json& condition : checks.at("conditions")) {
     ++total;
     held += condition["ok"].get<bool>() ? 1 : 0;
   }
-  for (const json& entry : checks["audit"]) {
-    ++audit_total;
+  // An entry the run was too short for is neither within nor outside its band.
+  for (const json& entry : checks.at("audit")) {
+    if (!entry.value("judged", true)) {
+      ++not_judged;
+      continue;
+    }
+    ++audit_judged;
     audit_ok += entry["ok"].get<bool>() ? 1 : 0;
   }
-  if (!checks.value("ran", true)) return fmt::format("-/audit {}/{}", audit_ok, audit_total);
-  return fmt::format("{}/{} audit {}/{}", held, total, audit_ok, audit_total);
+  std::string audit = fmt::format("audit {}/{}", audit_ok, audit_judged);
+  if (not_judged > 0) audit += fmt::format(" ({} not judged)", not_judged);
+  std::string rows;
+  if (checks.contains("cardinality")) {
+    rows = checks["cardinality"]["ok"].get<bool>() ? " rows ok" : " rows FAIL";
+  }
+  if (!checks.value("ran", true)) return "-/" + audit + rows;
+  return fmt::format("{}/{} {}{}", held, total, audit, rows);
 }
 
 }  // namespace
@@ -59,6 +70,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::vector<json> docs;
+  std::vector<std::string> paths;
   for (int arg_idx = 1; arg_idx < argc; ++arg_idx) {
     json doc;
     std::string error;
@@ -67,29 +79,43 @@ int main(int argc, char** argv) {
       return 1;
     }
     docs.push_back(std::move(doc));
+    paths.push_back(argv[arg_idx]);
   }
-  double base_tps = docs.front()["tps"].get<double>();
-  std::string first_engine = docs.front()["engine"].get<std::string>();
+  // Every row first: a result with the keys but not their shape is refused
+  // before any of the table is printed.
+  std::vector<std::string> rows;
+  for (size_t doc_idx = 0; doc_idx < docs.size(); ++doc_idx) {
+    const json& doc = docs[doc_idx];
+    try {
+      double base_tps = docs.front()["tps"].get<double>();
+      double tps = doc["tps"].get<double>();
+      std::string p99;
+      for (const char* type : {"new_order", "payment", "order_status", "delivery", "stock_level"}) {
+        p99 += fmt::format("{}{:.1f}", p99.empty() ? "" : "/",
+                           doc.at("per_type").at(type).at("p99_ms").get<double>());
+      }
+      std::string owner = doc.contains("owner_utilization")
+                              ? fmt::format("{:.2f}", doc["owner_utilization"].get<double>())
+                              : "-";
+      rows.push_back(fmt::format(
+          "| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {} | {:.1f} | {:.0f} | {} | {} |\n",
+          doc["engine"].get<std::string>(), doc["storage"].get<std::string>(),
+          doc["warehouses"].get<int>(), doc["terminals"].get<int>(), tps, doc["tpmC"].get<double>(),
+          tps > 0 ? base_tps / tps : 0.0, p99, doc["cpu_us_per_txn"].get<double>(),
+          doc["rss_bytes"].get<double>() / (1024.0 * 1024.0), owner, checks_cell(doc)));
+    } catch (const json::exception& failure) {
+      fmt::print(stderr, "compare-table: error: {} is not a tpcc run result: {}\n", paths[doc_idx],
+                 failure.what());
+      return 1;
+    }
+  }
+  std::string first_engine = docs.front()["engine"].is_string()
+                                 ? docs.front()["engine"].get<std::string>()
+                                 : std::string("first");
   fmt::print("| engine | storage | W | T | tps | tpmC | {} ÷ this | p99 ms NO/P/OS/D/SL | cpu us/txn "
              "| RSS MiB | owner util | checks |\n",
              first_engine);
   fmt::print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-  for (const json& doc : docs) {
-    double tps = doc["tps"].get<double>();
-    std::string p99;
-    for (const char* type : {"new_order", "payment", "order_status", "delivery", "stock_level"}) {
-      p99 += fmt::format("{}{:.1f}", p99.empty() ? "" : "/",
-                         doc["per_type"][type]["p99_ms"].get<double>());
-    }
-    std::string owner = doc.contains("owner_utilization")
-                            ? fmt::format("{:.2f}", doc["owner_utilization"].get<double>())
-                            : "-";
-    fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {} | {:.1f} | {:.0f} | {} | {} |\n",
-               doc["engine"].get<std::string>(), doc["storage"].get<std::string>(),
-               doc["warehouses"].get<int>(), doc["terminals"].get<int>(), tps,
-               doc["tpmC"].get<double>(), tps > 0 ? base_tps / tps : 0.0, p99,
-               doc["cpu_us_per_txn"].get<double>(),
-               doc["rss_bytes"].get<double>() / (1024.0 * 1024.0), owner, checks_cell(doc));
-  }
+  for (const std::string& row : rows) fmt::print("{}", row);
   return 0;
 }
