@@ -398,6 +398,10 @@ const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
       std::string text_string = text.kind() == ValueKind::kText ? text.as_text() : text.ToString();
       std::string pattern_string =
           pattern.kind() == ValueKind::kText ? pattern.as_text() : pattern.ToString();
+      if (LikePatternEndsInEscape(pattern_string, escape)) {
+        ThrowSql(SqlState::kInvalidEscapeSequence,
+                 "LIKE pattern must not end with escape character", expr.args[1]->pos);
+      }
       out->SetBool(Like(text_string, pattern_string, escape) != expr.negated);
       return *out;
     }

@@ -766,6 +766,16 @@ void AppendHashKey(const Value& value, std::string* out) {
   }
 }
 
+bool LikePatternEndsInEscape(std::string_view pattern, int escape) {
+  if (escape < 0) return false;
+  for (size_t p = 0; p < pattern.size(); ++p) {
+    if (pattern[p] != static_cast<char>(escape)) continue;
+    if (p + 1 == pattern.size()) return true;
+    ++p;  // the escaped character
+  }
+  return false;
+}
+
 bool Like(std::string_view text, std::string_view pattern, int escape) {
   // Iterative matching with backtracking to the last %.
   size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;

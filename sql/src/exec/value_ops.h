@@ -72,7 +72,11 @@ void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Va
 // compare by value), for hashing in GROUP BY, DISTINCT and IN.
 void AppendHashKey(const Value& value, std::string* out);
 
-// LIKE with % and _ and an optional escape character (0 for none).
+// LIKE with % and _ and an optional escape character (-1 for none). The
+// pattern must not end with an unescaped escape (LikePatternEndsInEscape).
 bool Like(std::string_view text, std::string_view pattern, int escape);
+// True if pattern ends with an escape character that escapes nothing, which
+// PostgreSQL refuses (22025) whatever the text.
+bool LikePatternEndsInEscape(std::string_view pattern, int escape);
 
 }  // namespace solo::sql

@@ -57,6 +57,7 @@ enum class SqlState : uint8_t {
   kStatementTooComplex,           // 54001 (nesting deeper than the parser allows)
   kProgramLimitExceeded,          // 54000
   kObjectNotInPrerequisiteState,  // 55000 (a plan whose schema changed)
+  kInvalidEscapeSequence,         // 22025 (a LIKE pattern ending in its escape)
   kInternalError,                 // XX000
 };
 
