@@ -514,6 +514,18 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
     case ExprKind::kColumnRef: return BindColumn(expr.As<ColumnRefExpr>(), scope, agg);
     case ExprKind::kUnary: {
       const auto& unary = expr.As<UnaryExpr>();
+      if (unary.op == UnaryOp::kNegate && unary.operand->kind == ExprKind::kLiteral) {
+        // A minus written before a number is part of it, as in PostgreSQL:
+        // -9223372036854775808 is the least BIGINT, not an overflow.
+        const auto& literal = unary.operand->As<LiteralExpr>();
+        if (literal.type == LiteralExpr::Type::kInteger ||
+            literal.type == LiteralExpr::Type::kDecimal ||
+            literal.type == LiteralExpr::Type::kFloat) {
+          auto out = MakeExpr(BKind::kConst, expr.pos);
+          out->constant = ParseNumber(literal.text, expr.pos, /*negative=*/true);
+          return out;
+        }
+      }
       BExprPtr operand = BindExpr(*unary.operand, scope, agg);
       if (unary.op == UnaryOp::kPlus) return operand;
       if (unary.op == UnaryOp::kNegate && operand->kind == BKind::kConst &&

@@ -335,15 +335,18 @@ void Concat(const Value& left, const Value& right, Value* out) {
   out->SetText(text);
 }
 
-Value ParseNumber(std::string_view text, SourcePos pos) {
+Value ParseNumber(std::string_view text, SourcePos pos, bool negative) {
   bool is_float = text.find_first_of("eE") != std::string_view::npos;
   if (is_float) {
     std::string copy(text);
     errno = 0;
     double value = std::strtod(copy.c_str(), nullptr);
     if (errno == ERANGE || !std::isfinite(value)) Overflow(pos, "double precision");
-    return Value::Double(value);
+    return Value::Double(negative ? -value : value);
   }
+  // An integer's magnitude may reach 2^63 if negative; a DECIMAL's units stay
+  // within INT64_MAX either way (checked after the loop).
+  const __int128 max_units = static_cast<__int128>(INT64_MAX) + (negative ? 1 : 0);
   __int128 units = 0;
   int scale = 0;
   bool after_dot = false;
@@ -368,9 +371,10 @@ Value ParseNumber(std::string_view text, SourcePos pos) {
       ++scale;
     }
     units = units * 10 + (ch - '0');
-    if (units > INT64_MAX) Overflow(pos);
+    if (units > max_units) Overflow(pos);
   }
-  if (units > INT64_MAX) Overflow(pos);
+  if (units > (after_dot ? INT64_MAX : max_units)) Overflow(pos);
+  if (negative) units = -units;
   if (!after_dot) return Value::Int(static_cast<int64_t>(units));
   return Value::Decimal(static_cast<int64_t>(units), scale);
 }
@@ -394,11 +398,7 @@ Value ParseNumericText(std::string_view text, SourcePos pos) {
     ThrowSql(SqlState::kInvalidTextRepresentation,
              fmt::format("invalid input syntax for type numeric: \"{}\"", text), pos);
   }
-  Value number = ParseNumber(trimmed, pos);
-  if (!negative) return number;
-  Value result;
-  Negate(number, &result, pos);
-  return result;
+  return ParseNumber(trimmed, pos, negative);
 }
 
 solo::ColumnDef ColumnForType(const TypeName& type) {

@@ -42,8 +42,10 @@ void Concat(const Value& left, const Value& right, Value* out);
 // Rescales units from one scale to another, rounding half away from zero.
 // Returns false on overflow.
 bool Rescale(int64_t units, int from_scale, int to_scale, int64_t* out);
-// Parses a numeric literal as written ("42", "1.50", ".5", "1e3").
-Value ParseNumber(std::string_view text, SourcePos pos);
+// Parses a numeric literal as written ("42", "1.50", ".5", "1e3"), negated
+// if `negative` (so that -9223372036854775808 is a BIGINT although
+// 9223372036854775808 is not). 22003 if it does not fit.
+Value ParseNumber(std::string_view text, SourcePos pos, bool negative = false);
 // Parses text as a number for a cast or comparison ("  -12.5 "); 22P02 if not one.
 Value ParseNumericText(std::string_view text, SourcePos pos);
 
