@@ -173,15 +173,17 @@ TypeName Parser::ParseTypeName() {
       type.kind = Kind::kDouble;
       return type;
     case Keyword::kDecimal:
-    case Keyword::kNumeric:
+    case Keyword::kNumeric: {
       Advance();
       type.kind = Kind::kDecimal;
+      // Errors name the type as the user wrote it.
+      std::string_view written = token.keyword == Keyword::kDecimal ? "DECIMAL" : "NUMERIC";
       if (Accept(TokenKind::kLeftParen)) {
         SourcePos precision_pos = Peek().pos;
         type.precision = ParseTypeModifier();
         if (type.precision < 1) {
-          Fail(SqlState::kInvalidParameterValue, "DECIMAL precision must be at least 1",
-               precision_pos);
+          Fail(SqlState::kInvalidParameterValue,
+               fmt::format("{} precision must be at least 1", written), precision_pos);
         }
         type.scale = 0;
         if (Accept(TokenKind::kComma)) {
@@ -189,7 +191,7 @@ TypeName Parser::ParseTypeName() {
           type.scale = ParseTypeModifier();
           if (type.scale > type.precision) {
             Fail(SqlState::kInvalidParameterValue,
-                 fmt::format("DECIMAL scale {} must be between 0 and precision {}", type.scale,
+                 fmt::format("{} scale {} must be between 0 and precision {}", written, type.scale,
                              type.precision),
                  scale_pos);
           }
@@ -197,24 +199,30 @@ TypeName Parser::ParseTypeName() {
         Expect(TokenKind::kRightParen);
       }
       return type;
+    }
     case Keyword::kChar:
     case Keyword::kCharacter:
-    case Keyword::kVarchar:
+    case Keyword::kVarchar: {
       Advance();
       type.kind = token.keyword == Keyword::kVarchar ? Kind::kVarchar : Kind::kChar;
+      std::string written = token.keyword == Keyword::kVarchar ? "VARCHAR"
+                            : token.keyword == Keyword::kChar  ? "CHAR"
+                                                               : "CHARACTER";
       if (token.keyword != Keyword::kVarchar && AcceptKeyword(Keyword::kVarying)) {
         type.kind = Kind::kVarchar;
+        written += " VARYING";
       }
       if (Accept(TokenKind::kLeftParen)) {
         SourcePos length_pos = Peek().pos;
         type.length = ParseTypeModifier();
         if (type.length < 1) {
-          Fail(SqlState::kInvalidParameterValue, "length for type CHAR must be at least 1",
-               length_pos);
+          Fail(SqlState::kInvalidParameterValue,
+               fmt::format("length for type {} must be at least 1", written), length_pos);
         }
         Expect(TokenKind::kRightParen);
       }
       return type;
+    }
     default:
       SyntaxError(token, "a type name");
   }
