@@ -54,19 +54,23 @@ void Parser::ParseColumnDef(CreateTableStmt& table, bool& has_primary_key) {
   ColumnDef column;
   column.name = ExpectIdentifier("a column name or PRIMARY KEY");
   column.type = ParseTypeName();
+  // NULL contradicts NOT NULL and PRIMARY KEY (whose columns are NOT NULL),
+  // in either order, as in PostgreSQL.
   bool said_null = false;
+  auto conflict = [&](SourcePos pos) {
+    Fail(SqlState::kSyntaxError,
+         fmt::format("conflicting NULL/NOT NULL declarations for column \"{}\" of table \"{}\"",
+                     column.name.name, table.name.name),
+         pos);
+  };
   while (true) {
     const Token& token = Peek();
     if (AcceptKeyword(Keyword::kNot)) {
       ExpectKeyword(Keyword::kNull);
-      if (said_null) {
-        Fail(SqlState::kSyntaxError, "conflicting NULL/NOT NULL declarations", token.pos);
-      }
+      if (said_null) conflict(token.pos);
       column.not_null = true;
     } else if (AcceptKeyword(Keyword::kNull)) {
-      if (column.not_null) {
-        Fail(SqlState::kSyntaxError, "conflicting NULL/NOT NULL declarations", token.pos);
-      }
+      if (column.not_null || column.primary_key) conflict(token.pos);
       said_null = true;
     } else if (AcceptKeyword(Keyword::kDefault)) {
       if (column.default_value) {
@@ -77,6 +81,7 @@ void Parser::ParseColumnDef(CreateTableStmt& table, bool& has_primary_key) {
       column.default_value = ParseUnary();
     } else if (AcceptKeyword(Keyword::kPrimary)) {
       ExpectKeyword(Keyword::kKey);
+      if (said_null) conflict(token.pos);
       if (has_primary_key) {
         Fail(SqlState::kInvalidTableDefinition,
              fmt::format("multiple primary keys for table \"{}\" are not allowed", table.name.name),
