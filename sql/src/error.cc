@@ -46,6 +46,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kProgramLimitExceeded, "54000"},
     StateEntry{SqlState::kObjectNotInPrerequisiteState, "55000"},
     StateEntry{SqlState::kInvalidEscapeSequence, "22025"},
+    StateEntry{SqlState::kCharacterNotInRepertoire, "22021"},
     StateEntry{SqlState::kInternalError, "XX000"},
 };
 static_assert(kStateTable.size() == static_cast<size_t>(SqlState::kInternalError) + 1);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "utf8.h"
+
 namespace solo::sql {
 namespace {
 
@@ -29,6 +31,12 @@ struct LexError {
 class Lexer {
  public:
   explicit Lexer(std::string_view sql) : sql_(sql) { pos_ = SourcePos{1, 1, 0}; }
+
+  // The position of byte `offset` (counted as Bump counts).
+  SourcePos PositionAt(size_t offset) {
+    while (pos_.offset < offset) Bump();
+    return pos_;
+  }
 
   std::vector<Token> Run() {
     std::vector<Token> tokens;
@@ -267,6 +275,10 @@ class Lexer {
 Result<std::vector<Token>> Tokenize(std::string_view sql) {
   if (sql.size() >= UINT32_MAX) {
     return SqlError(SqlState::kProgramLimitExceeded, "statement text longer than 4 GiB");
+  }
+  if (size_t bad = FindInvalidUtf8(sql); bad != std::string_view::npos) {
+    return SqlError(SqlState::kCharacterNotInRepertoire, InvalidUtf8Message(sql, bad),
+                    Lexer(sql).PositionAt(bad));
   }
   try {
     return Lexer(sql).Run();

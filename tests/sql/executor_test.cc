@@ -549,6 +549,32 @@ TEST_CASE("regression: a DEFAULT that cannot work is refused by CREATE TABLE, at
   CHECK(rows.at(0, 0) == Value::Int(6));
 }
 
+TEST_CASE("regression: a text parameter that is not UTF-8 or holds a NUL byte is 22021") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)");
+  PreparedStatement insert = Prepare(*db, "INSERT INTO t VALUES (?, ?)");
+  const std::string bad_texts[] = {"\xff", std::string("a\0b", 3), "\xc3\x28",
+                                   "a long ASCII text, then \xed\xa0\x80"};
+  for (const std::string& bad : bad_texts) {
+    SqlStatus failed = Write(*db, insert, {Value::Int(1), Value::Text(bad)});
+    INFO(bad);
+    REQUIRE(!failed.ok());
+    CHECK(failed.error().state() == SqlState::kCharacterNotInRepertoire);
+    CHECK(failed.error().message().find("(parameter $2)") != std::string::npos);
+  }
+  // Nor in a read.
+  PreparedStatement select = Prepare(*db, "SELECT count(*) FROM t WHERE v = ?");
+  ResultSet rows;
+  CHECK(Read(*db, select, {Value::Text("\xff")}, &rows).error().state() ==
+        SqlState::kCharacterNotInRepertoire);
+  // Valid UTF-8 of every length is kept as given.
+  std::string good = "a \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+  REQUIRE(Write(*db, insert, {Value::Int(1), Value::Text(good)}).ok());
+  REQUIRE(Read(*db, select, {Value::Text(good)}, &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(1));
+}
+
 TEST_CASE("regression: a column in LIMIT or OFFSET is 42P10 at prepare time, at the column") {
   auto db = OpenDb();
   Session session(*db);

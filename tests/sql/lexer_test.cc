@@ -153,5 +153,40 @@ TEST_CASE("lexer: errors carry a code and the position of the culprit", "[lexer]
   }
 }
 
+TEST_CASE("lexer: text that is not UTF-8 or holds a NUL byte is 22021", "[lexer]") {
+  using namespace std::string_view_literals;
+  struct Case {
+    std::string_view sql;
+    uint32_t line;
+    uint32_t column;
+    const char* bytes;  // the end of the message
+  };
+  const Case cases[] = {
+      {"SELECT 'a\xc3\x28'"sv, 1, 10, ": 0xc3 0x28"},
+      {"SELECT 'a\0b'"sv, 1, 10, ": 0x00"},
+      {"SELECT 1 -- \xff in a comment"sv, 1, 13, ": 0xff"},
+      {"SELECT 'overlong \xc0\xaf'"sv, 1, 18, ": 0xc0"},
+      {"SELECT 'surrogate \xed\xa0\x80'"sv, 1, 19, ": 0xed 0xa0 0x80"},
+      {"SELECT 'above U+10FFFF \xf4\x90\x80\x80'"sv, 1, 24, ": 0xf4 0x90 0x80 0x80"},
+      {"SELECT 'cut short \xe2\x82"sv, 1, 19, ": 0xe2 0x82"},
+      {"SELECT 'a long ASCII run before it: \x80'"sv, 1, 37, ": 0x80"},
+      {"SELECT '\xc3\xa9',\n '\xff'"sv, 2, 3, ": 0xff"},
+  };
+  for (const Case& c : cases) {
+    SqlError error = LexError(c.sql);
+    INFO(error.ToString());
+    CHECK(error.code() == "22021");
+    CHECK(error.pos().line == c.line);
+    CHECK(error.pos().column == c.column);
+    CHECK(error.message().starts_with("invalid byte sequence for encoding \"UTF8\""));
+    CHECK(error.message().ends_with(c.bytes));
+  }
+  // Valid sequences of every length pass, and so does a long ASCII text.
+  CHECK(Kinds("SELECT 'a \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf'") ==
+        std::vector{K::kKeyword, K::kString, K::kEnd});
+  CHECK(Kinds("SELECT 'abcdefghijklmnopqrstuvwxyz0123456789'") ==
+        std::vector{K::kKeyword, K::kString, K::kEnd});
+}
+
 }  // namespace
 }  // namespace solo::sql

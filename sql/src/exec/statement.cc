@@ -14,6 +14,7 @@
 #include "exec/value_ops.h"
 #include "solo/codec.h"
 #include "solo/sql/parser.h"
+#include "utf8.h"
 
 namespace solo::sql {
 
@@ -475,6 +476,18 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
     return SqlError(SqlState::kUndefinedParameter,
                     fmt::format("the statement needs {} parameters, {} given", plan.parameter_count,
                                 params.size()));
+  }
+  // Text enters here as well as in the statement's text: the same UTF-8 rule.
+  for (size_t param_idx = 0; param_idx < std::min<size_t>(params.size(), plan.parameter_count);
+       ++param_idx) {
+    const Value& param = params[param_idx];
+    if (param.kind() != ValueKind::kText) continue;
+    size_t bad = FindInvalidUtf8(param.as_text());
+    if (bad != std::string_view::npos) {
+      return SqlError(SqlState::kCharacterNotInRepertoire,
+                      fmt::format("{} (parameter ${})", InvalidUtf8Message(param.as_text(), bad),
+                                  param_idx + 1));
+    }
   }
   const Catalog& catalog = view.catalog();
   for (const auto& [tree, name] : plan.trees) {

@@ -58,6 +58,7 @@ enum class SqlState : uint8_t {
   kProgramLimitExceeded,          // 54000
   kObjectNotInPrerequisiteState,  // 55000 (a plan whose schema changed)
   kInvalidEscapeSequence,         // 22025 (a LIKE pattern ending in its escape)
+  kCharacterNotInRepertoire,      // 22021 (text that is not UTF-8, or a NUL byte)
   kInternalError,                 // XX000
 };
 

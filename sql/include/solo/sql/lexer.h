@@ -17,7 +17,9 @@ namespace solo::sql {
 // character: an unterminated string, quoted identifier or comment; an empty
 // quoted identifier; a character that starts no token; a number followed
 // directly by a letter; a '$' without digits. A parameter $0 gives
-// kUndefinedParameter and $n above 65535 kProgramLimitExceeded.
+// kUndefinedParameter and $n above 65535 kProgramLimitExceeded. Text that is
+// not valid UTF-8 or holds a NUL byte (anywhere, comments too) gives
+// kCharacterNotInRepertoire (22021) at its first bad byte.
 //
 // Token::source views point into sql, which must outlive the tokens.
 // Any thread; no shared state.
