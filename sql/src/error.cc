@@ -47,6 +47,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kObjectNotInPrerequisiteState, "55000"},
     StateEntry{SqlState::kInvalidEscapeSequence, "22025"},
     StateEntry{SqlState::kCharacterNotInRepertoire, "22021"},
+    StateEntry{SqlState::kInsufficientPrivilege, "42501"},
     StateEntry{SqlState::kInternalError, "XX000"},
 };
 static_assert(kStateTable.size() == static_cast<size_t>(SqlState::kInternalError) + 1);

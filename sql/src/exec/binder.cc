@@ -1198,6 +1198,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
 void Binder::BindInsert(const InsertStmt& insert) {
   auto out = std::make_unique<InsertPlan>();
   const TableInfo* table = FindTable(insert.table);
+  RefuseSystemTableChange(table->schema.name, insert.table.pos);
   out->table = table->id;
   out->schema = table->schema;
   const auto& columns = table->schema.columns;
@@ -1292,6 +1293,7 @@ void Binder::BindModify(const Statement& statement) {
   const Expr* where = is_update ? statement.As<UpdateStmt>().where.get()
                                 : statement.As<DeleteStmt>().where.get();
   const TableInfo* table = FindTable(name);
+  RefuseSystemTableChange(table->schema.name, name.pos);
   auto modify = std::make_unique<ModifyPlan>();
   auto scan = std::make_unique<SelectPlan>();
   std::vector<FromItem> items(1);

@@ -18,7 +18,7 @@ void CreateTable(const CreateTableStmt& create, WriteTxn* txn) {
     ThrowSql(SqlState::kDuplicateTable,
              fmt::format("relation \"{}\" already exists", create.name.name), create.name.pos);
   }
-  if (create.name.name.starts_with("__solo_")) {
+  if (create.name.name.starts_with(kSystemTablePrefix)) {
     ThrowSql(SqlState::kInvalidTableDefinition, "names starting with __solo_ are reserved",
              create.name.pos);
   }
@@ -93,6 +93,7 @@ void CreateIndex(const CreateIndexStmt& create, WriteTxn* txn) {
     ThrowSql(SqlState::kUndefinedTable, fmt::format("relation \"{}\" does not exist", create.table.name),
              create.table.pos);
   }
+  RefuseSystemTableChange(create.table.name, create.table.pos);
   if (catalog.find_index(create.name.name) != nullptr || catalog.find_table(create.name.name) != nullptr) {
     if (create.if_not_exists) return;
     ThrowSql(SqlState::kDuplicateTable, fmt::format("relation \"{}\" already exists", create.name.name),
@@ -144,9 +145,7 @@ void Drop(const DropStmt& drop, WriteTxn* txn) {
   Status status;
   if (is_table) {
     const TableInfo* table = catalog.find_table(drop.name.name);
-    if (drop.name.name.starts_with("__solo_")) {
-      ThrowSql(SqlState::kFeatureNotSupported, "cannot drop a system table", drop.name.pos);
-    }
+    RefuseSystemTableChange(drop.name.name, drop.name.pos);
     status = txn->drop_table(table->id);
     // Its DEFAULT expressions go with it.
     const TableInfo* defaults = txn->catalog().find_table(kDefaultsTable);
@@ -170,6 +169,12 @@ void Drop(const DropStmt& drop, WriteTxn* txn) {
 }
 
 }  // namespace
+
+void RefuseSystemTableChange(std::string_view table, SourcePos pos) {
+  if (!table.starts_with(kSystemTablePrefix)) return;
+  ThrowSql(SqlState::kInsufficientPrivilege,
+           fmt::format("permission denied: \"{}\" is a system table", table), pos);
+}
 
 void ExecuteDdl(const Statement& statement, WriteTxn* txn) {
   switch (statement.kind) {

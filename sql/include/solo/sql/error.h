@@ -59,6 +59,7 @@ enum class SqlState : uint8_t {
   kObjectNotInPrerequisiteState,  // 55000 (a plan whose schema changed)
   kInvalidEscapeSequence,         // 22025 (a LIKE pattern ending in its escape)
   kCharacterNotInRepertoire,      // 22021 (text that is not UTF-8, or a NUL byte)
+  kInsufficientPrivilege,         // 42501 (changing a system table)
   kInternalError,                 // XX000
 };
 
