@@ -88,19 +88,25 @@ std::string SqlError::ToString() const {
   return fmt::format("{} at {}:{}: {}", code(), pos_.line, pos_.column, message_);
 }
 
-std::string FormatError(const SqlError& error, std::string_view sql) {
+std::string FormatError(const SqlError& error, std::string_view sql, std::string_view source_name) {
   std::string out = fmt::format("ERROR {}: {}\n", error.code(), error.message());
   const SourcePos pos = error.pos();
   if (!pos.valid() || pos.offset > sql.size()) return out;
   auto [line_begin, line_end] = LineAround(sql, pos.offset);
   std::string_view line = sql.substr(line_begin, line_end - line_begin);
-  std::string prefix = fmt::format("LINE {}:{}: ", pos.line, pos.column);
+  std::string prefix = source_name.empty()
+                           ? fmt::format("LINE {}:{}: ", pos.line, pos.column)
+                           : fmt::format("LINE {}:{}:{}: ", source_name, pos.line, pos.column);
   out += prefix;
   out += line;
   out += '\n';
-  // The caret line: spaces under the prefix, then the line's own characters up
-  // to the column, tabs kept and every other code point as one space.
-  std::string caret(prefix.size(), ' ');
+  // The caret line: a space under each code point of the prefix, then the
+  // line's own characters up to the column, tabs kept and every other code
+  // point as one space.
+  std::string caret;
+  for (char ch : prefix) {
+    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) caret += ' ';
+  }
   size_t caret_end = std::min(static_cast<size_t>(pos.offset), line_end);
   for (size_t idx = line_begin; idx < caret_end; ++idx) {
     unsigned char byte = static_cast<unsigned char>(sql[idx]);

@@ -6,7 +6,8 @@
 // runs it and exits; otherwise reads statements interactively (readline
 // editing and history, statements end with ';'). Non-interactive runs stop
 // at the first error with exit status 1. Errors are printed with the line
-// and a caret under the column. Dot commands: see kHelp.
+// (inside .read, the file's name and line) and a caret under the column. Dot
+// commands: see kHelp.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solo/database.h"
@@ -190,15 +192,16 @@ class Shell {
   std::ofstream file_out_;
   int read_depth_ = 0;           // .read commands running, one inside the other
   bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
+  std::string source_name_;      // the file being .read (empty: stdin, -c, the terminal)
 };
 
 // Renders error, found in piece.text, with the line and column it has in the
-// input and the whole input line under them.
+// input (named source_name, if not empty) and the whole input line under them.
 std::string FormatInputError(const solo::sql::SqlError& error,
-                             const StatementSplitter::Piece& piece) {
+                             const StatementSplitter::Piece& piece, std::string_view source_name) {
   solo::sql::SourcePos pos = error.pos();
   if (!pos.valid() || pos.offset > piece.text.size()) {
-    return solo::sql::FormatError(error, piece.text);
+    return solo::sql::FormatError(error, piece.text, source_name);
   }
   size_t text_offset = static_cast<size_t>(piece.text.data() - piece.context.data());
   std::string_view before = piece.context.substr(0, text_offset);
@@ -219,7 +222,7 @@ std::string FormatInputError(const solo::sql::SqlError& error,
   solo::sql::SourcePos input_pos{piece.line + lines_before + pos.line - 1, column,
                                  static_cast<uint32_t>(text_offset + pos.offset)};
   return solo::sql::FormatError(solo::sql::SqlError(error.state(), error.message(), input_pos),
-                                piece.context);
+                                piece.context, source_name);
 }
 
 bool Shell::RunScript(std::istream& input) {
@@ -258,7 +261,7 @@ bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
   solo::sql::SqlStatus status = session_.Exec(piece.text, &rows);
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (!status.ok()) {
-    std::cerr << FormatInputError(status.error(), piece);
+    std::cerr << FormatInputError(status.error(), piece, source_name_);
     return false;
   }
   if (rows.column_count() > 0) {
@@ -380,7 +383,9 @@ bool Shell::DotCommand(const std::string& line) {
       return false;
     }
     ++read_depth_;
+    std::string outer_source = std::exchange(source_name_, words[1]);
     bool ok = RunScript(file);
+    source_name_ = std::move(outer_source);
     --read_depth_;
     return ok;
   } else if (command == ".mode" && words.size() == 2) {

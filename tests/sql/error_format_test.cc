@@ -56,6 +56,20 @@ TEST_CASE("error: FormatError keeps tabs and counts UTF-8 characters", "[error]"
         "          \t    ^\n");
 }
 
+TEST_CASE("error: FormatError names the source before the line, caret still under the column",
+          "[error]") {
+  SqlError error(SqlState::kSyntaxError, "x", {2, 3, 12});
+  CHECK(FormatError(error, "select 1;\n  nosuchcol", "inner.sql") ==
+        "ERROR 42601: x\n"
+        "LINE inner.sql:2:3:   nosuchcol\n"
+        "                      ^\n");
+  // A name with a two-byte character still puts the caret under the column.
+  CHECK(FormatError(error, "select 1;\n  nosuchcol", "\xC3\xA9.sql") ==
+        "ERROR 42601: x\n"
+        "LINE \xC3\xA9.sql:2:3:   nosuchcol\n"
+        "                  ^\n");
+}
+
 TEST_CASE("error: FormatError at the end of the text and without position", "[error]") {
   SqlError at_end(SqlState::kSyntaxError, "syntax error at end of input", {1, 9, 8});
   CHECK(FormatError(at_end, "SELECT (") ==

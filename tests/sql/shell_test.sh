@@ -93,9 +93,16 @@ check "nested .read: output" "0
 1
 2" "$out"
 check "nested .read: status" "1" "$rc"
-check "nested .read: error line in the file" 'ERROR 42703: column "nosuchcol" does not exist
-LINE 4:3:   nosuchcol;
-            ^' "$(cat "$tmp/err")"
+# Regression (probe s35 item 7): the file's name was missing.
+check "nested .read: error line in the file" "ERROR 42703: column \"nosuchcol\" does not exist
+LINE $tmp/inner.sql:4:3:   nosuchcol;
+$(echo "LINE $tmp/inner.sql:4:3:   " | tr -c '\n' ' ')^" "$(cat "$tmp/err")"
+# After the .read, errors are the outer input's again.
+printf 'select 1;\n' > "$tmp/fine.sql"
+err=$(printf '%s\n' ".read $tmp/fine.sql" "select nosuchcol;" | "$SOLO" 2>&1 >/dev/null)
+check "error after a .read" 'ERROR 42703: column "nosuchcol" does not exist
+LINE 2:8: select nosuchcol;
+                 ^' "$err"
 
 # Regression (probe item 7): LINE n:c counted from the failing statement's
 # start (after the previous ';'), not from the start of the input.

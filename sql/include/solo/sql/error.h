@@ -102,7 +102,10 @@ class SqlError {
 //
 // The caret sits under the error's column (tabs in the line are kept so that
 // it lines up). Without a valid position, or when the position is outside sql,
-// only the first line is printed. The result ends with a newline.
-std::string FormatError(const SqlError& error, std::string_view sql);
+// only the first line is printed. The result ends with a newline. A
+// source_name (e.g. the file the SQL was read from) goes before the line
+// number: "LINE setup.sql:4:3: ...".
+std::string FormatError(const SqlError& error, std::string_view sql,
+                        std::string_view source_name = {});
 
 }  // namespace solo::sql
