@@ -549,6 +549,22 @@ TEST_CASE("regression: a DEFAULT that cannot work is refused by CREATE TABLE, at
   CHECK(rows.at(0, 0) == Value::Int(6));
 }
 
+TEST_CASE("regression: a DEFAULT's parameter is 42P02 at its position also when none is given") {
+  auto db = OpenDb();
+  // Was "the statement needs 1 parameters, 0 given" without a position (the
+  // shell gives none).
+  SqlStatus failed = Write(*db, Prepare(*db, "CREATE TABLE t (a INT DEFAULT (?), b INT)"), {});
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kUndefinedParameter);
+  CHECK(failed.error().message() == "there is no parameter $1");
+  CHECK(failed.error().pos().column == 32);
+  // Other statements still count their parameters.
+  Session session(*db);
+  Run(session, "CREATE TABLE u (a INT PRIMARY KEY)");
+  failed = Write(*db, Prepare(*db, "INSERT INTO u VALUES (?)"), {});
+  CHECK(failed.error().state() == SqlState::kUndefinedParameter);
+}
+
 TEST_CASE("regression: a text parameter that is not UTF-8 or holds a NUL byte is 22021") {
   auto db = OpenDb();
   Session session(*db);

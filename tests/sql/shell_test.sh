@@ -104,6 +104,13 @@ check "error after a .read" 'ERROR 42703: column "nosuchcol" does not exist
 LINE 2:8: select nosuchcol;
                  ^' "$err"
 
+# Regression (probe s35 item 8): a parameter in a DEFAULT gave "the
+# statement needs 1 parameters, 0 given" without a position.
+err=$("$SOLO" -c "CREATE TABLE t (a INT DEFAULT (?))" 2>&1 >/dev/null)
+check "parameter in DEFAULT" 'ERROR 42P02: there is no parameter $1
+LINE 1:32: CREATE TABLE t (a INT DEFAULT (?))
+                                          ^' "$err"
+
 # Regression (probe item 7): LINE n:c counted from the failing statement's
 # start (after the previous ';'), not from the start of the input.
 err=$(printf 'select 1;\nselect 2;\n.mode list\nselect nosuchcol;\n' | "$SOLO" 2>&1 >/dev/null)

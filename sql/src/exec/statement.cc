@@ -472,7 +472,9 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
     out->ResetFor(plan_ptr, plan.column_names,
                   StatementKindName(plan.explain ? StatementKind::kExplain : plan.kind));
   }
-  if (params.size() < plan.parameter_count) {
+  // CREATE TABLE's parameters can only be in DEFAULTs, which CreateTable
+  // refuses each at its position (42P02) whether values are given or not.
+  if (params.size() < plan.parameter_count && plan.kind != StatementKind::kCreateTable) {
     return SqlError(SqlState::kUndefinedParameter,
                     fmt::format("the statement needs {} parameters, {} given", plan.parameter_count,
                                 params.size()));
