@@ -8,6 +8,10 @@
 // at the first error with exit status 1. Errors are printed with the line
 // (inside .read, the file's name and line) and a caret under the column. Dot
 // commands: see kHelp.
+//
+// CSV (.mode csv, .import) follows PostgreSQL's COPY ... CSV so that export
+// and import round-trip: NULL is an empty unquoted field, an empty string
+// is "" (a quoted empty field).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -37,7 +41,8 @@ constexpr const char* kHelp =
     ".schema [TABLE]       show CREATE statements\n"
     ".timer on|off         time each statement\n"
     ".read FILE            run the SQL in FILE\n"
-    ".import FILE TABLE    insert the rows of a CSV file into TABLE\n"
+    ".import FILE TABLE    insert the rows of a CSV file into TABLE (an empty field is\n"
+    "                      NULL, \"\" an empty string, as .mode csv writes them)\n"
     ".mode table|csv|list  output format\n"
     ".output [FILE]        send output to FILE (no FILE: standard output)\n"
     ".stats                rows per table, state bytes, RSS, live snapshots, owner utilization\n"
@@ -278,8 +283,10 @@ bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
   return true;
 }
 
+// A CSV field for a value that is not NULL (NULL is an empty field, so an
+// empty string is quoted: "").
 std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  if (!text.empty() && text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string out = "\"";
   for (char ch : text) {
     if (ch == '"') out += '"';
@@ -311,9 +318,11 @@ void Shell::Print(const solo::sql::ResultSet& rows) {
       }
       out() << "\n";
     }
-    for (const auto& row : text) {
+    for (size_t row = 0; row < text.size(); ++row) {
       for (size_t col = 0; col < columns; ++col) {
-        out() << (col ? (csv ? "," : "|") : "") << (csv ? CsvField(row[col]) : row[col]);
+        const std::string& cell = text[row][col];
+        out() << (col ? (csv ? "," : "|") : "")
+              << (csv && !rows.at(row, col).is_null() ? CsvField(cell) : cell);
       }
       out() << "\n";
     }

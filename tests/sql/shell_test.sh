@@ -59,6 +59,28 @@ rm -f "$csv"
 check "import" "a, b
 c" "$out"
 
+# Regression (probe s35 item 9): CSV export wrote '' and NULL both as an
+# empty field, so .import turned '' into NULL. '' is "" now, NULL stays empty.
+# (.import takes the header line for a row too, hence f's TEXT key.)
+csv=/tmp/solo_shell_csv.$$
+out=$(printf '%s\n' "CREATE TABLE e (k INT PRIMARY KEY, v TEXT);" \
+  "INSERT INTO e VALUES (1, ''), (2, NULL), (3, 'a,\"b\"'), (4, 'x');" ".mode csv" \
+  ".output $csv" "SELECT k, v FROM e ORDER BY k;" ".output" \
+  "CREATE TABLE f (k TEXT PRIMARY KEY, v TEXT);" ".import $csv f" \
+  "SELECT k, v IS NULL AS v_null, length(v) AS len FROM f WHERE k <> 'k' ORDER BY k;" |
+  "$SOLO" 2>&1)
+check "csv export of '' and NULL" 'k,v
+1,""
+2,
+3,"a,""b"""
+4,x' "$(cat "$csv")"
+rm -f "$csv"
+check "csv round trip keeps '' and NULL apart" 'k,v_null,len
+1,false,0
+2,true,
+3,false,5
+4,false,1' "$out"
+
 # .stats: rows per table, state bytes, RSS, live snapshots (none is held
 # between statements) and owner utilization.
 out=$(printf '%s\n' "CREATE TABLE s (k INT PRIMARY KEY, v TEXT);" \
