@@ -12,7 +12,9 @@
 namespace solo::internal {
 
 inline constexpr char kCheckpointMagic[8] = {'S', 'O', 'L', 'O', 'C', 'K', 'P', '1'};
-inline constexpr uint32_t kCheckpointVersion = 2;  // 2: variable-length integer keys
+// 2: variable-length integer keys; 3: the database's id in the header.
+// This build reads version 3 only (an older file carries no id).
+inline constexpr uint32_t kCheckpointVersion = 3;
 inline constexpr uint32_t kCheckpointHeaderBytes = 64;
 inline constexpr uint32_t kBlockHeaderBytes = 8;
 // Rows blocks are cut at about this size.
@@ -26,6 +28,7 @@ inline constexpr uint32_t kCkpHeaderSizeOff = 12;  // u32 = 64
 inline constexpr uint32_t kCkpLsnOff = 16;         // u64: last log round included
 inline constexpr uint32_t kCkpGenOff = 24;         // u64: generation of the snapshot
 inline constexpr uint32_t kCkpTreesOff = 32;       // u32: catalog entries (trees)
+inline constexpr uint32_t kCkpDbIdOff = 40;        // u64: the database id (database_id.h)
 inline constexpr uint32_t kCkpCrcOff = 60;         // u32: crc32c of bytes 0..60
 
 enum class CheckpointBlock : uint8_t {

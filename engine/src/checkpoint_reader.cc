@@ -12,6 +12,27 @@ Status checkpoint_damaged(const std::string& path, uint64_t offset, const std::s
                             ": " + what);
 }
 
+Status read_checkpoint_header(File* file, const std::string& path, CheckpointHeader* header) {
+  char bytes[kCheckpointHeaderBytes];
+  size_t read = 0;
+  Status status = file->read_at(0, kCheckpointHeaderBytes, bytes, &read);
+  if (!status.ok()) return status;
+  if (read != kCheckpointHeaderBytes ||
+      std::memcmp(bytes + kCkpMagicOff, kCheckpointMagic, 8) != 0 ||
+      load_u32(bytes + kCkpCrcOff) != crc32c_extend(0, bytes, kCkpCrcOff)) {
+    return checkpoint_damaged(path, 0, "bad header");
+  }
+  // An older version holds no database id (and version 1 other keys).
+  const uint32_t version = load_u32(bytes + kCkpVersionOff);
+  if (version != kCheckpointVersion) {
+    return format_version_refused("checkpoint " + path, kCkpVersionOff, version, kCheckpointVersion,
+                                  kCheckpointVersion);
+  }
+  header->lsn = load_u64(bytes + kCkpLsnOff);
+  header->db_id = load_u64(bytes + kCkpDbIdOff);
+  return Status::OK();
+}
+
 Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
                        const ApplyBlock& apply) {
   auto opened = fs->open(path, OpenMode::kRead);
@@ -21,21 +42,11 @@ Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
   if (!size.ok()) return size.status();
   const uint64_t file_bytes = *size;
 
-  char header[kCheckpointHeaderBytes];
-  size_t read = 0;
-  Status status = file->read_at(0, kCheckpointHeaderBytes, header, &read);
+  CheckpointHeader header;
+  Status status = read_checkpoint_header(file, path, &header);
   if (!status.ok()) return status;
-  if (read != kCheckpointHeaderBytes || std::memcmp(header + kCkpMagicOff, kCheckpointMagic, 8) != 0 ||
-      load_u32(header + kCkpCrcOff) != crc32c_extend(0, header, kCkpCrcOff)) {
-    return checkpoint_damaged(path, 0, "bad header");
-  }
-  if (load_u32(header + kCkpVersionOff) != kCheckpointVersion) {
-    return Status::Corruption("checkpoint " + path + " at offset " + std::to_string(kCkpVersionOff) +
-                              " has format version " +
-                              std::to_string(load_u32(header + kCkpVersionOff)) +
-                              "; this build reads version " + std::to_string(kCheckpointVersion));
-  }
-  *lsn = load_u64(header + kCkpLsnOff);
+  *lsn = header.lsn;
+  size_t read = 0;
 
   std::string block;
   uint64_t offset = kCheckpointHeaderBytes;

@@ -24,7 +24,19 @@ using ApplyBlock = std::function<Status(CheckpointBlock type, std::string* block
 // checkpoint refusal takes (the reader, the row key check, the loader).
 Status checkpoint_damaged(const std::string& path, uint64_t offset, const std::string& what);
 
-// Sets *lsn to the last round the checkpoint holds.
+// What a checkpoint's header says.
+struct CheckpointHeader {
+  uint64_t lsn = 0;    // the last round it holds
+  uint64_t db_id = 0;  // the database it belongs to (database_id.h)
+};
+
+// Reads and checks the header of the checkpoint at `path` (magic, CRC,
+// format version) into *header. Corruption naming the file if it is
+// damaged or of a format version this build does not read.
+Status read_checkpoint_header(File* file, const std::string& path, CheckpointHeader* header);
+
+// Sets *lsn to the last round the checkpoint holds. Checks the header as
+// read_checkpoint_header does; the caller checks its database id before.
 Status read_checkpoint(FileSystem* fs, const std::string& path, uint64_t* lsn,
                        const ApplyBlock& apply);
 

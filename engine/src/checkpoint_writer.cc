@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "crc32c.h"
 #include "durable_codec.h"
+#include "invariant.h"
 #include "node.h"
 #include "record.h"
 #include "tree.h"
@@ -184,7 +185,7 @@ class BlockWriter {
 }  // namespace
 
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        uint64_t writeback_bytes, CheckpointInfo* info,
+                        uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
                         const std::function<void(TreeId)>& done_with_tree, bool reuse_spare) {
   auto done = [&](TreeId id) {
     if (done_with_tree) done_with_tree(id);
@@ -227,6 +228,8 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   store_u64(header + kCkpLsnOff, lsn);
   store_u64(header + kCkpGenOff, roots.gen);
   store_u32(header + kCkpTreesOff, roots.tree_count);
+  SOLO_ASSERT(db_id != 0);
+  store_u64(header + kCkpDbIdOff, db_id);
   store_u32(header + kCkpCrcOff, crc32c_extend(0, header, kCkpCrcOff));
 
   const Catalog& catalog = *roots.catalog;

@@ -21,9 +21,10 @@ struct CheckpointInfo {
   uint64_t writeback_wait_ns = 0;  // time spent waiting for chunks (WritebackPacer)
 };
 
-// Writes the checkpoint of `roots` (held by the caller for the whole call)
-// and makes it durable. writeback_bytes: the file is written back in chunks
-// of this size as it is written (WritebackPacer; 0: all by the final sync).
+// Writes the checkpoint of `roots` (held by the caller for the whole call),
+// its header naming the database `db_id` (never 0), and makes it durable.
+// writeback_bytes: the file is written back in chunks of this size as it is
+// written (WritebackPacer; 0: all by the final sync).
 // The tables' rows go out smallest table first. done_with_tree (if set) is
 // called for each tree that the writer will not read again: every index
 // (indexes are rebuilt on load) and dropped tree at the start, each table
@@ -35,7 +36,7 @@ struct CheckpointInfo {
 // Returns IOError (naming the file) on a failed write, write_back, sync,
 // rename or directory sync; the .tmp file may remain (recovery removes it).
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        uint64_t writeback_bytes, CheckpointInfo* info,
+                        uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
                         const std::function<void(TreeId)>& done_with_tree = {},
                         bool reuse_spare = false);
 

@@ -18,7 +18,7 @@
 namespace solo::internal {
 
 Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal,
-                           LogWriter* log, uint64_t last_checkpoint_lsn,
+                           LogWriter* log, uint64_t db_id, uint64_t last_checkpoint_lsn,
                            uint64_t replayed_log_bytes, bool sched_idle, int nice,
                            uint64_t writeback_bytes, bool reuse_file)
     : db_(db),
@@ -26,6 +26,7 @@ Checkpointer::Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalErr
       dir_(std::move(dir)),
       fatal_(fatal),
       log_(log),
+      db_id_(db_id),
       sched_idle_(sched_idle),
       nice_(nice),
       writeback_bytes_(writeback_bytes),
@@ -155,7 +156,7 @@ Status Checkpointer::checkpoint_once() {
   CheckpointInfo info;
   // What transactions replace in a table already written is reused at once.
   Status status = write_checkpoint(
-      fs_, dir_, *roots, writeback_bytes_, &info,
+      fs_, dir_, *roots, db_id_, writeback_bytes_, &info,
       [&](TreeId tree) { db_->release_tree(slot, tree); }, reuse_file_);
   db_->release(slot);
   if (!status.ok()) {

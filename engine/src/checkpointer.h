@@ -27,10 +27,10 @@ class Checkpointer {
   // (Options::checkpoint_sched_idle, checkpoint_nice);
   // writeback_bytes: Options::checkpoint_writeback_bytes.
   // replayed_log_bytes: the log recovery replayed (not in the newest
-  // checkpoint).
+  // checkpoint). db_id: the database's id, written into each checkpoint.
   Checkpointer(DbImpl* db, FileSystem* fs, std::string dir, FatalError* fatal, LogWriter* log,
-               uint64_t last_checkpoint_lsn, uint64_t replayed_log_bytes, bool sched_idle, int nice,
-               uint64_t writeback_bytes, bool reuse_file);
+               uint64_t db_id, uint64_t last_checkpoint_lsn, uint64_t replayed_log_bytes,
+               bool sched_idle, int nice, uint64_t writeback_bytes, bool reuse_file);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -77,6 +77,7 @@ class Checkpointer {
   const std::string dir_;
   FatalError* const fatal_;
   LogWriter* const log_;
+  const uint64_t db_id_;
   const bool sched_idle_;
   const int nice_;
   const uint64_t writeback_bytes_;

@@ -181,7 +181,7 @@ Status DbImpl::open_durable() {
       fs_, dir, options_, &fatal_, [this] { wake_owner(); }, [this] { checkpointer_->request(); },
       [this] { return checkpointer_->running(); }, [this] { checkpointer_->request_provision(); });
   checkpointer_ = std::make_unique<Checkpointer>(
-      this, fs_, dir, &fatal_, log_.get(), state.checkpoint_lsn, state.replayed_bytes,
+      this, fs_, dir, &fatal_, log_.get(), state.db_id, state.checkpoint_lsn, state.replayed_bytes,
       options_.checkpoint_sched_idle, options_.checkpoint_nice, options_.checkpoint_writeback_bytes,
       options_.checkpoint_reuse_file);
   const uint64_t last_lsn = state.next_lsn - 1;

@@ -78,4 +78,14 @@ bool get_index_schema(ByteReader* in, IndexSchema* schema) {
   return true;
 }
 
+Status format_version_refused(const std::string& file, uint64_t offset, uint32_t found,
+                              uint32_t oldest_read, uint32_t newest_read) {
+  std::string reads = oldest_read == newest_read ? "version " + std::to_string(newest_read)
+                                                 : "versions " + std::to_string(oldest_read) +
+                                                       " to " + std::to_string(newest_read);
+  return Status::Corruption(file + " at offset " + std::to_string(offset) + " was written by " +
+                            (found < oldest_read ? "an older" : "a newer") + " format version " +
+                            std::to_string(found) + "; this build reads " + reads);
+}
+
 }  // namespace solo::internal

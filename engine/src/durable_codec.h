@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "solo/schema.h"
+#include "solo/status.h"
 
 namespace solo::internal {
 
@@ -129,5 +130,12 @@ void put_table_schema(std::string* out, const TableSchema& schema);
 void put_index_schema(std::string* out, const IndexSchema& schema);
 bool get_table_schema(ByteReader* in, TableSchema* schema);
 bool get_index_schema(ByteReader* in, IndexSchema* schema);
+
+// Corruption refusing a sound header of a format version this build does
+// not read: "FILE at offset N was written by an older (newer) format version
+// V; this build reads version M" (or "versions A to B"). `file` is the
+// file's kind and path ("log segment /db/wal-000000.log").
+Status format_version_refused(const std::string& file, uint64_t offset, uint32_t found,
+                              uint32_t oldest_read, uint32_t newest_read);
 
 }  // namespace solo::internal

@@ -18,10 +18,12 @@
 namespace solo::internal {
 
 inline constexpr char kSegmentMagic[8] = {'S', 'O', 'L', 'O', 'W', 'A', 'L', '1'};
-// 2: variable-length integer keys; 3: column patches (kPatch). This build
-// writes version 3 and reads 2 and 3 (a version 2 log holds no kPatch).
-inline constexpr uint32_t kLogVersion = 3;
-inline constexpr uint32_t kOldestReadableLogVersion = 2;
+// 2: variable-length integer keys; 3: column patches (kPatch); 4: the
+// database's id in the header. This build writes and reads version 4 only:
+// an older segment carries no id, so nothing could tell whether it belongs
+// to this database (refused with its version, never misread).
+inline constexpr uint32_t kLogVersion = 4;
+inline constexpr uint32_t kOldestReadableLogVersion = 4;
 inline constexpr uint32_t kSegmentHeaderBytes = 64;
 inline constexpr uint32_t kFrameHeaderBytes = 16;
 inline constexpr uint32_t kFrameAlign = 8;
@@ -35,6 +37,7 @@ inline constexpr uint32_t kSegHeaderSizeOff = 12;  // u32 = 64
 inline constexpr uint32_t kSegSeqOff = 16;       // u64: incarnation number, +1 per (re)start
 inline constexpr uint32_t kSegFirstLsnOff = 24;  // u64: LSN of the first frame
 inline constexpr uint32_t kSegBytesOff = 32;     // u64: the file's preallocated size
+inline constexpr uint32_t kSegDbIdOff = 40;      // u64: the database id (database_id.h)
 inline constexpr uint32_t kSegCrcOff = 60;       // u32: crc32c of bytes 0..60
 
 enum class LogEntry : uint8_t {

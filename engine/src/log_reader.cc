@@ -32,12 +32,6 @@ bool parse_segment_name(const std::string& name, uint32_t* slot) {
 
 namespace {
 
-struct Scan {
-  LogSegment info;
-  std::string path;
-  bool valid = false;  // header intact
-};
-
 Status read_file(FileSystem* fs, const std::string& path, std::string* data) {
   auto file = fs->open(path, OpenMode::kRead);
   if (!file.ok()) return file.status();
@@ -115,16 +109,16 @@ std::string where(const std::string& path, uint64_t offset) {
 
 }  // namespace
 
-Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
-                const ApplyRound& apply, LogState* state) {
+Status read_segment_headers(FileSystem* fs, const std::string& dir,
+                            std::vector<SegmentScan>* scans) {
   std::vector<std::string> names;
   Status status = fs->list(dir, &names);
   if (!status.ok()) return status;
-  std::vector<Scan> scans;
+  scans->clear();
   for (const std::string& name : names) {
     uint32_t slot;
     if (!parse_segment_name(name, &slot)) continue;
-    Scan scan;
+    SegmentScan scan;
     scan.path = dir + "/" + name;
     scan.info.slot = slot;
     auto file = fs->open(scan.path, OpenMode::kRead);
@@ -142,24 +136,28 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
                  std::memcmp(header + kSegMagicOff, kSegmentMagic, 8) == 0 &&
                  load_u32(header + kSegCrcOff) == crc32c_extend(0, header, kSegCrcOff);
     // A sound header of another format version holds records this build
-    // cannot read: refused, never skipped as if it were empty.
+    // cannot read (or, before version 4, no database id): refused, never
+    // skipped as if it were empty.
     const uint32_t version = scan.valid ? load_u32(header + kSegVersionOff) : 0;
     if (scan.valid && (version < kOldestReadableLogVersion || version > kLogVersion)) {
-      return Status::Corruption("log segment " + scan.path + " at offset " +
-                                std::to_string(kSegVersionOff) + " has format version " +
-                                std::to_string(load_u32(header + kSegVersionOff)) +
-                                "; this build reads versions " +
-                                std::to_string(kOldestReadableLogVersion) + " to " +
-                                std::to_string(kLogVersion));
+      return format_version_refused("log segment " + scan.path, kSegVersionOff, version,
+                                    kOldestReadableLogVersion, kLogVersion);
     }
     if (scan.valid) {
       scan.info.seq = load_u64(header + kSegSeqOff);
       scan.info.first_lsn = load_u64(header + kSegFirstLsnOff);
+      scan.db_id = load_u64(header + kSegDbIdOff);
     }
-    scans.push_back(std::move(scan));
+    scans->push_back(std::move(scan));
   }
-  std::sort(scans.begin(), scans.end(),
-            [](const Scan& a, const Scan& b) { return a.info.slot < b.info.slot; });
+  std::sort(scans->begin(), scans->end(),
+            [](const SegmentScan& a, const SegmentScan& b) { return a.info.slot < b.info.slot; });
+  return Status::OK();
+}
+
+Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t checkpoint_lsn,
+                const ApplyRound& apply, LogState* state) {
+  Status status;
   // Valid segments in the order they were started.
   std::vector<size_t> by_seq;
   uint64_t max_seq = 0;
@@ -173,7 +171,7 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
 
   state->segments.clear();
   state->chain.clear();
-  for (const Scan& scan : scans) {
+  for (const SegmentScan& scan : scans) {
     LogSegment info = scan.info;
     if (!scan.valid) info.seq = 0;
     state->segments.push_back(info);
@@ -192,7 +190,7 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
   // error of `apply` waits for it.
   const uint64_t first_expected = checkpoint_lsn + 1;
   auto check_headerless = [&]() -> Status {
-    for (const Scan& scan : scans) {
+    for (const SegmentScan& scan : scans) {
       if (scan.valid) continue;
       Status read = read_file(fs, scan.path, &data);
       if (!read.ok()) return read;
@@ -227,7 +225,7 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
     }
 
     for (size_t chain_pos = static_cast<size_t>(start); chain_pos < by_seq.size();) {
-      const Scan& scan = scans[by_seq[chain_pos]];
+      const SegmentScan& scan = scans[by_seq[chain_pos]];
       state->chain.push_back(static_cast<uint32_t>(by_seq[chain_pos]));
       status = read_file(fs, scan.path, &data);
       if (!status.ok()) return status;
@@ -265,7 +263,7 @@ Status read_log(FileSystem* fs, const std::string& dir, uint64_t checkpoint_lsn,
         continue;
       }
       for (size_t later_pos = next; later_pos < by_seq.size(); ++later_pos) {
-        const Scan& other = scans[by_seq[later_pos]];
+        const SegmentScan& other = scans[by_seq[later_pos]];
         if (other.info.first_lsn >= expected) {
           return Status::Corruption("log ends in " + where(scan.path, pos) + " at round " +
                                     std::to_string(expected - 1) + " but " + other.path +

@@ -60,6 +60,7 @@ Status LogWriter::open(LogState state) {
   bytes_since_checkpoint_ = state.replayed_bytes + state.replayed_saved_bytes;
   for (uint32_t index : state.chain) chain_.push_back(index);
   next_seq_ = state.next_seq;
+  db_id_ = state.db_id;
   durable_lsn_.store(state.next_lsn - 1);
   checkpoint_lsn_.store(state.checkpoint_lsn);
   while (segments_.size() < std::max<uint32_t>(options_.log_segments, 2)) {
@@ -335,6 +336,8 @@ Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
   store_u64(header + kSegSeqOff, next_seq_);
   store_u64(header + kSegFirstLsnOff, first_lsn);
   store_u64(header + kSegBytesOff, segment.info.bytes);
+  SOLO_ASSERT(db_id_ != 0);
+  store_u64(header + kSegDbIdOff, db_id_);
   store_u32(header + kSegCrcOff, crc32c_extend(0, header, kSegCrcOff));
   // Synced together with the segment's first frames.
   Status status = segment.file->write_at(0, std::string_view(header, kSegmentHeaderBytes));

@@ -34,6 +34,7 @@ struct LogSegment {
 
 // Where recovery left the log.
 struct LogState {
+  uint64_t db_id = 0;                // the database's id (database_id.h), in each segment's header
   std::vector<LogSegment> segments;  // every segment file
   std::vector<uint32_t> chain;       // indexes into segments: those holding records past the
                                      // checkpoint, in log order (the last one was written last)
@@ -164,6 +165,7 @@ class LogWriter {
   int64_t current_ = -1;        // index of the segment being written; -1: start one first
   uint64_t write_offset_ = 0;
   uint64_t next_seq_ = 1;
+  uint64_t db_id_ = 0;  // LogState::db_id
   uint64_t bytes_since_checkpoint_ = 0;
   std::string writing_;
   std::string out_;  // one write's bytes (frames, CRCs, sector padding)

@@ -17,6 +17,7 @@
 #include "checkpoint_format.h"
 #include "checkpoint_reader.h"
 #include "clock.h"
+#include "database_id.h"
 #include "db_impl.h"
 #include "durable_codec.h"
 #include "log_format.h"
@@ -400,16 +401,35 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
       if (!status.ok()) return status;
     }
   }
+  std::vector<SegmentScan> segments;
+  status = read_segment_headers(fs, dir, &segments);
+  if (!status.ok()) return status;
+  // The files that name their database: every started segment, then the
+  // checkpoint recovery would load (database_id.h).
+  std::vector<IdentifiedFile> identified;
+  for (const SegmentScan& scan : segments) {
+    if (scan.valid) identified.push_back({"log segment", scan.path, kSegDbIdOff, scan.db_id});
+  }
   uint64_t checkpoint_lsn = 0;
   uint64_t checkpoint_bytes = 0;
   if (found) {
-    // Its size sets the next checkpoint's trigger (LogWriter::checkpoint_trigger_bytes).
-    auto file = fs->open(dir + "/" + checkpoint_name(newest), OpenMode::kRead);
+    const std::string path = dir + "/" + checkpoint_name(newest);
+    auto file = fs->open(path, OpenMode::kRead);
     if (!file.ok()) return file.status();
+    // Its size sets the next checkpoint's trigger (LogWriter::checkpoint_trigger_bytes).
     auto size = (*file)->size();
     if (!size.ok()) return size.status();
     checkpoint_bytes = *size;
+    CheckpointHeader header;
+    status = read_checkpoint_header(file->get(), path, &header);
+    if (!status.ok()) return status;
+    identified.push_back({"checkpoint", path, kCkpDbIdOff, header.db_id});
   }
+  // A checkpoint or segment of another database is refused here, before
+  // anything of it is loaded or replayed.
+  uint64_t db_id = 0;
+  status = settle_database_id(identified, &db_id);
+  if (!status.ok()) return status;
   // The state takes ~1.5-1.8x its checkpoint's size in arenas (records,
   // nodes): have most of that faulted in by another thread meanwhile.
   ArenaPrefaulter prefaulter(&db->pool_, checkpoint_bytes * 3 / 2);
@@ -429,7 +449,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   LogState read_state;
   Reader<LogItem> reader(&ahead, [&]() {
     return read_log(
-        fs, dir, checkpoint_lsn,
+        fs, segments, checkpoint_lsn,
         [&](uint64_t lsn, std::string_view payload, const std::string& file, uint64_t offset) {
           replayed_rounds++;
           replayed_bytes += payload.size();
@@ -445,6 +465,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   reader.join();
   if (!status.ok()) return status;
   *state = std::move(read_state);
+  state->db_id = db_id;
   state->checkpoint_bytes = checkpoint_bytes;
   state->replayed_rounds = replayed_rounds;
   state->replayed_bytes = replayed_bytes;

@@ -15,10 +15,13 @@ namespace solo::internal {
 
 class DbImpl;
 
-// Removes left-over checkpoint .tmp files, loads the newest checkpoint,
-// replays the log. Returns OK and *state (where the log continues);
-// Corruption naming file and offset for damage not at the log's tail;
-// IOError for a failed file operation.
+// Removes left-over checkpoint .tmp files, settles the database's id
+// (database_id.h; a new one for a new database), loads the newest
+// checkpoint, replays the log. Returns OK and *state (where the log
+// continues, and the id); Corruption naming file and offset for damage not
+// at the log's tail, for a file of another format version and for a
+// checkpoint or segment of another database; IOError for a failed file
+// operation.
 Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state);
 
 }  // namespace solo::internal

@@ -185,37 +185,53 @@ TEST_CASE("a damaged segment header is refused, not read as an empty log") {
 TEST_CASE("a log or checkpoint of another format version is refused, not skipped") {
   FaultFileSystem fs;
   fill(&fs, 20, /*checkpoint_half_way=*/true);
-  SECTION("log segment") {
-    FrameAt frame = find_frame(&fs, 15);
-    // A sound header (its CRC matches) that says version 1.
-    std::string header = fs.contents(frame.path).substr(0, internal::kSegmentHeaderBytes);
-    internal::store_u32(header.data() + internal::kSegVersionOff, 1);
-    internal::store_u32(header.data() + internal::kSegCrcOff,
-                        internal::crc32c_extend(0, header.data(), internal::kSegCrcOff));
-    fs.corrupt(frame.path, 0, header);
-    auto opened = Database::open(damage_options(&fs));
-    REQUIRE(opened.status().IsCorruption());
-    INFO(opened.status().ToString());
-    REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
-    REQUIRE(opened.status().message().find("format version 1") != std::string::npos);
+  // A sound header (its CRC matches) that says `version`. Version 3 logs and
+  // version 2 checkpoints are the formats before the database id.
+  auto set_version = [&](const std::string& path, uint32_t header_bytes, uint32_t version_off,
+                         uint32_t crc_off, uint32_t version) {
+    std::string header = fs.contents(path).substr(0, header_bytes);
+    internal::store_u32(header.data() + version_off, version);
+    internal::store_u32(header.data() + crc_off,
+                        internal::crc32c_extend(0, header.data(), crc_off));
+    fs.corrupt(path, 0, header);
+  };
+  std::string path, expected;
+  SECTION("log segment, version 1") {
+    path = find_frame(&fs, 15).path;
+    set_version(path, internal::kSegmentHeaderBytes, internal::kSegVersionOff, internal::kSegCrcOff,
+                1);
+    expected =
+        "older format version 1; this build reads version " + std::to_string(internal::kLogVersion);
   }
-  SECTION("checkpoint") {
-    std::string checkpoint;
-    for (const std::string& path : fs.paths()) {
-      if (path.find("/checkpoint-") != std::string::npos) checkpoint = path;
+  SECTION("log segment, version 3 (no database id)") {
+    path = find_frame(&fs, 15).path;
+    set_version(path, internal::kSegmentHeaderBytes, internal::kSegVersionOff, internal::kSegCrcOff,
+                3);
+    expected =
+        "older format version 3; this build reads version " + std::to_string(internal::kLogVersion);
+  }
+  SECTION("log segment, a newer version") {
+    path = find_frame(&fs, 15).path;
+    set_version(path, internal::kSegmentHeaderBytes, internal::kSegVersionOff, internal::kSegCrcOff,
+                5);
+    expected =
+        "newer format version 5; this build reads version " + std::to_string(internal::kLogVersion);
+  }
+  SECTION("checkpoint, version 2 (no database id)") {
+    for (const std::string& file : fs.paths()) {
+      if (file.find("/checkpoint-") != std::string::npos) path = file;
     }
-    REQUIRE(!checkpoint.empty());
-    std::string header = fs.contents(checkpoint).substr(0, internal::kCheckpointHeaderBytes);
-    internal::store_u32(header.data() + internal::kCkpVersionOff, 1);
-    internal::store_u32(header.data() + internal::kCkpCrcOff,
-                        internal::crc32c_extend(0, header.data(), internal::kCkpCrcOff));
-    fs.corrupt(checkpoint, 0, header);
-    auto opened = Database::open(damage_options(&fs));
-    REQUIRE(opened.status().IsCorruption());
-    INFO(opened.status().ToString());
-    REQUIRE(opened.status().message().find(checkpoint) != std::string::npos);
-    REQUIRE(opened.status().message().find("format version 1") != std::string::npos);
+    REQUIRE(!path.empty());
+    set_version(path, internal::kCheckpointHeaderBytes, internal::kCkpVersionOff,
+                internal::kCkpCrcOff, 2);
+    expected = "older format version 2; this build reads version " +
+               std::to_string(internal::kCheckpointVersion);
   }
+  auto opened = Database::open(damage_options(&fs));
+  REQUIRE(opened.status().IsCorruption());
+  INFO(opened.status().ToString());
+  REQUIRE(opened.status().message().find(path + " at offset 8") != std::string::npos);
+  REQUIRE(opened.status().message().find(expected) != std::string::npos);
 }
 
 TEST_CASE("the owner never stops for a checkpoint; rounds after it come from the log") {
