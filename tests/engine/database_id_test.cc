@@ -155,6 +155,40 @@ TEST_CASE("database ids are random, never 0, shown as 16 hex digits") {
   CHECK(internal::database_id_text(0x1234abcd) == "0x000000001234abcd");
 }
 
+TEST_CASE("settle_database_id: the id most files carry, a tie to the first, none a new one") {
+  using internal::IdentifiedFile;
+  uint64_t id = 0;
+  REQUIRE(internal::settle_database_id({}, &id).ok());
+  CHECK(id != 0);
+  uint64_t other = 0;
+  REQUIRE(internal::settle_database_id({}, &other).ok());
+  CHECK(other != id);
+  const IdentifiedFile seg0{"log segment", "/d/wal-000000.log", 40, 5};
+  const IdentifiedFile seg1{"log segment", "/d/wal-000001.log", 40, 5};
+  const IdentifiedFile stranger_seg{"log segment", "/d/wal-000000.log", 40, 9};
+  const IdentifiedFile ckpt{"checkpoint", "/d/checkpoint-1.ckpt", 40, 5};
+  const IdentifiedFile stranger_ckpt{"checkpoint", "/d/checkpoint-1.ckpt", 40, 9};
+  REQUIRE(internal::settle_database_id({seg0, seg1, ckpt}, &id).ok());
+  CHECK(id == 5);
+  Status refused = internal::settle_database_id({seg0, seg1, stranger_ckpt}, &id);
+  REQUIRE(refused.IsCorruption());
+  CHECK(id == 5);
+  CHECK(std::string(refused.message()) ==
+        "checkpoint /d/checkpoint-1.ckpt at offset 40 is from another database: its id is "
+        "0x0000000000000009, this database's 0x0000000000000005 (carried by /d/wal-000000.log "
+        "and 1 other file)");
+  // The first segment is outvoted by the second and the checkpoint.
+  refused = internal::settle_database_id({stranger_seg, seg1, ckpt}, &id);
+  REQUIRE(refused.IsCorruption());
+  CHECK(id == 5);
+  CHECK(std::string(refused.message()).find("log segment /d/wal-000000.log at offset 40") == 0);
+  // One against one: the first listed (the lowest segment) is the database's.
+  refused = internal::settle_database_id({stranger_seg, ckpt}, &id);
+  REQUIRE(refused.IsCorruption());
+  CHECK(id == 9);
+  CHECK(std::string(refused.message()).find("checkpoint /d/checkpoint-1.ckpt") == 0);
+}
+
 TEST_CASE("a checkpoint copied in from another database is refused, naming it") {
   test::TempDir a, b;
   make_database(a.path, 5, /*checkpoint=*/false);
