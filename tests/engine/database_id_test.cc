@@ -30,9 +30,8 @@ Options id_options(const std::string& dir) {
   return options;
 }
 
-TableSchema kv_schema() {
-  return TableSchema{"kv", {ColumnDef::BigInt("k", true), ColumnDef::BigInt("v", true)}, {0}};
-}
+using test::kv_rows;
+using test::kv_schema;
 
 // Inserts k = first..last (one round each) into table kv, made if missing.
 void insert_rows(Database& db, int first, int last) {
@@ -52,21 +51,6 @@ void make_database(const std::string& dir, int rows, bool checkpoint) {
   auto db = test::open_dir(id_options(dir));
   insert_rows(*db, 1, rows);
   if (checkpoint) REQUIRE(db->checkpoint().ok());
-}
-
-std::map<int64_t, int64_t> kv_rows(Database& db) {
-  std::map<int64_t, int64_t> rows;
-  db.read([&](ReadTxn& txn) {
-    auto cursor = txn.scan(0, KeyRange::All());
-    REQUIRE(cursor.ok());
-    for (; cursor->valid(); cursor->next()) {
-      Row row;
-      REQUIRE(decode_row(kv_schema(), cursor->value(), &row).ok());
-      rows[row[0].as_int()] = row[1].as_int();
-    }
-    return Status::OK();
-  });
-  return rows;
 }
 
 std::string read_bytes(const std::string& path, size_t bytes) {

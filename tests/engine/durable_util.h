@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "solo/database.h"
@@ -82,6 +83,27 @@ inline std::unique_ptr<Database> open_dir(const Options& options) {
   auto db = Database::open(options);
   if (!db.ok()) FAIL("open: " << db.status().ToString());
   return std::move(*db);
+}
+
+// Table kv (k BIGINT primary key, v BIGINT) of the damage and database-id tests.
+inline TableSchema kv_schema() {
+  return TableSchema{"kv", {ColumnDef::BigInt("k", true), ColumnDef::BigInt("v", true)}, {0}};
+}
+
+// k -> v of table kv (the first table) in `db`'s newest snapshot.
+inline std::map<int64_t, int64_t> kv_rows(Database& db) {
+  std::map<int64_t, int64_t> rows;
+  db.read([&](ReadTxn& txn) {
+    auto cursor = txn.scan(0, KeyRange::All());
+    REQUIRE(cursor.ok());
+    for (; cursor->valid(); cursor->next()) {
+      Row row;
+      REQUIRE(decode_row(kv_schema(), cursor->value(), &row).ok());
+      rows[row[0].as_int()] = row[1].as_int();
+    }
+    return Status::OK();
+  });
+  return rows;
 }
 
 }  // namespace solo::test

@@ -28,9 +28,7 @@ Options damage_options(FaultFileSystem* fs) {
   return options;
 }
 
-TableSchema kv_schema() {
-  return TableSchema{"kv", {ColumnDef::BigInt("k", true), ColumnDef::BigInt("v", true)}, {0}};
-}
+using test::kv_schema;
 
 // Table kv, then `rounds` rounds inserting k = 1..rounds (one round each).
 void fill(FaultFileSystem* fs, int rounds, bool checkpoint_half_way = false) {
@@ -71,18 +69,7 @@ FrameAt find_frame(FaultFileSystem* fs, uint64_t lsn) {
 // key -> v of table kv after a reopen.
 std::map<int64_t, int64_t> kv_after_open(FaultFileSystem* fs) {
   auto db = test::open_dir(damage_options(fs));
-  std::map<int64_t, int64_t> rows;
-  db->read([&](ReadTxn& txn) {
-    auto cursor = txn.scan(0, KeyRange::All());
-    REQUIRE(cursor.ok());
-    for (; cursor->valid(); cursor->next()) {
-      Row row;
-      REQUIRE(decode_row(kv_schema(), cursor->value(), &row).ok());
-      rows[row[0].as_int()] = row[1].as_int();
-    }
-    return Status::OK();
-  });
-  return rows;
+  return test::kv_rows(*db);
 }
 
 uint64_t rows_after_open(FaultFileSystem* fs) { return kv_after_open(fs).size(); }
