@@ -232,6 +232,10 @@ Status append_row_key(const TableSchema& schema, std::span<const uint32_t> colum
   return Status::OK();
 }
 
+void append_not_null_floor(const ColumnDef& column, std::string* key) {
+  if (!column.not_null) key->push_back('\x01');  // append_key_column's "not NULL" marker
+}
+
 std::string prefix_successor(std::string_view prefix) {
   std::string result(prefix);
   while (!result.empty() && static_cast<unsigned char>(result.back()) == 0xFF) result.pop_back();

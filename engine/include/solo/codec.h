@@ -299,4 +299,10 @@ Status encode_primary_key(const TableSchema& schema, const Row& row, std::string
 // `prefix`; empty if there is none (prefix is empty or all 0xFF).
 std::string prefix_successor(std::string_view prefix);
 
+// Appends to `key` (the encoding of the key columns before `column`) the
+// smallest key whose value of `column` is not NULL: a nullable key column's
+// NULLs sort before all its values (append_key), so a range from here on
+// skips them. Appends nothing for a NOT NULL column.
+void append_not_null_floor(const ColumnDef& column, std::string* key);
+
 }  // namespace solo

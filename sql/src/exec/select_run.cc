@@ -353,6 +353,7 @@ class Scanner {
       *usable = true;
       return state.bound_key;
     };
+    bool lower_bounded = false;  // range.lower is the lower bound's key
     if (level.lower.value) {
       bool usable;
       const Value& check = EvalInline(*level.lower.value, frame_, &scratch);
@@ -362,6 +363,7 @@ class Scanner {
         range.has_lower = true;
         range.lower = level.lower.inclusive ? key : prefix_successor(key);
         range.lower_inclusive = true;
+        lower_bounded = true;
         // (An exclusive bound whose key has no successor scans from the start.)
         if (exact_type && !range.lower.empty()) state.exact_bounds |= ScanLevel::kLowerBound;
       }
@@ -377,6 +379,16 @@ class Scanner {
         range.upper = std::move(upper);
         range.upper_inclusive = false;
         if (exact_type) state.exact_bounds |= ScanLevel::kUpperBound;
+        // Without a lower bound the range starts at the prefix, where a
+        // nullable column's NULLs sort: start after them, since no NULL
+        // passes a comparison (the exact bound skips the filter that would
+        // otherwise refuse them).
+        if (!lower_bounded) {
+          range.lower = state.prefix;
+          append_not_null_floor(level.schema.columns[level.key_columns[range_col]], &range.lower);
+          range.has_lower = !range.lower.empty();
+          range.lower_inclusive = true;
+        }
       }
     }
     return true;
