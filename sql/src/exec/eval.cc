@@ -456,7 +456,14 @@ const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
       Value scratch;
       const Value& operand = Eval(*expr.args[0], frame, &scratch);
       if (operand.is_null()) {
-        out->SetNull();
+        // NULL IN (no rows) is false (NOT IN: true), as for an empty list;
+        // with rows it is NULL whatever they hold: only the first is needed.
+        SubqueryTarget any(SubqueryTarget::Mode::kExists, nullptr, expr.pos);
+        RunSelect(*expr.subquery, frame.env, &frame, &any);
+        if (any.rows_ > 0)
+          out->SetNull();
+        else
+          out->SetBool(expr.negated);
         return *out;
       }
       SubqueryTarget target(SubqueryTarget::Mode::kIn, &operand, expr.pos);
