@@ -16,6 +16,7 @@
 #include <optional>
 #include <thread>
 
+#include "tpcc/deck.h"
 #include "tpcc/schema.h"
 #include "tpcc/statements.h"
 #include "tpcc/sysinfo.h"
@@ -42,16 +43,6 @@ constexpr std::array<PacingSeconds, kTxnTypes> kPacing = {{
     {2, 5},    // Delivery
     {2, 5},    // Stock-Level
 }};
-
-// The mix of clause 5.2.3: 45% New-Order, 43% Payment, 4% each of the rest.
-TxnType choose_type(Rng& rng) {
-  int64_t roll = rng.uniform(1, 100);
-  if (roll <= 45) return TxnType::kNewOrder;
-  if (roll <= 88) return TxnType::kPayment;
-  if (roll <= 92) return TxnType::kOrderStatus;
-  if (roll <= 96) return TxnType::kDelivery;
-  return TxnType::kStockLevel;
-}
 
 // Live counters read by the progress line; written by one terminal.
 struct alignas(64) LiveCounters {
@@ -174,7 +165,7 @@ class Terminal {
   // Thread-per-terminal mode: a closed loop until the run stops.
   void run(SharedRunState& shared, LiveCounters& live) {
     while (!shared.stop.load(std::memory_order_relaxed)) {
-      TxnType type = choose_type(rng_);
+      TxnType type = next_type();
       if (options_.think && !pause(shared, kPacing[static_cast<int>(type)].keying)) break;
       auto started = Clock::now();
       if (!may_start(shared, started)) break;
@@ -214,7 +205,7 @@ class Terminal {
   // finish_write(). False when the terminal stops (nothing in flight).
   bool start_next(SharedRunState& shared, LiveCounters& live) {
     while (!shared.stop.load(std::memory_order_relaxed)) {
-      TxnType type = choose_type(rng_);
+      TxnType type = next_type();
       auto started = Clock::now();
       if (!may_start(shared, started)) return false;
       try {
@@ -284,6 +275,10 @@ class Terminal {
   const MixCounts& mix() const { return mix_; }
 
  private:
+  // The next transaction's type, dealt from the terminal's deck (clause
+  // 5.2.4.2: the mix of clause 5.2.3, exact over every full deck).
+  TxnType next_type() { return deck_.deal(rng_); }
+
   // Whether a transaction may start at `now` (the window and
   // --transactions); counts it as issued.
   bool may_start(SharedRunState& shared, Clock::time_point now) const {
@@ -420,6 +415,7 @@ class Terminal {
   }
 
   Rng rng_;
+  TxnDeck deck_;
   const LoadInfo& info_;
   NURandC run_c_;
   const RunOptions& options_;

@@ -1,0 +1,35 @@
+// The transaction mix as a deck of cards (TPC-C clause 5.2.4.2): each
+// terminal deals its transaction types from its own deck of kDeckSize cards,
+// kDeckCards of each type (45/43/4/4/4, the shares of clause 5.2.3),
+// shuffled with the terminal's Rng and shuffled again when used up. Every
+// full deck deals the mix exactly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "tpcc/random.h"
+#include "tpcc/transactions.h"
+
+namespace tpcc {
+
+inline constexpr int kDeckSize = 100;
+// Cards of each type in one deck, indexed by TxnType.
+inline constexpr std::array<int, kTxnTypes> kDeckCards = {45, 43, 4, 4, 4};
+
+class TxnDeck {
+ public:
+  // Deals the next card; the first card of every deck (the first call
+  // included) shuffles a fresh deck with `rng` (Fisher-Yates over
+  // Rng::uniform, so a seed gives the same cards with any standard
+  // library). Owner thread only.
+  TxnType deal(Rng& rng);
+  // Cards dealt so far: card k (0-based) came from deck k / kDeckSize.
+  uint64_t dealt() const { return dealt_; }
+
+ private:
+  std::array<TxnType, kDeckSize> cards_{};
+  uint64_t dealt_ = 0;
+};
+
+}  // namespace tpcc
