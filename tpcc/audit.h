@@ -33,7 +33,12 @@ struct AuditResult {
 // 4 sigma), the entry is not judged (`judged` false, `ok` true) and `note`
 // names the number needed. With one warehouse the remote rates are not
 // applicable (every supplier and customer is local) and pass with a note.
-// An empty mix (no transaction measured) fails every entry.
+// The shares of Payment (>= 43%), Order-Status, Delivery and Stock-Level
+// (>= 4% each; clause 5.2.3) over `mix.total` are checked against their
+// minimums less what `mix.partial_decks` cut decks can hold back (deck.h):
+// the largest shortfall a perfect deck can give; not judged where that
+// allowance covers the whole minimum. An empty mix (no transaction
+// measured) fails every entry.
 std::vector<AuditResult> audit_mix(const MixCounts& mix, int warehouses);
 
 }  // namespace tpcc

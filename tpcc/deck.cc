@@ -24,4 +24,20 @@ TxnType TxnDeck::deal(Rng& rng) {
   return cards_[slot];
 }
 
+void DeckTally::add(uint64_t card) {
+  const uint64_t deck = card / kDeckSize;
+  if (counted_in_deck_ > 0 && deck != deck_) {
+    assert(deck > deck_);
+    if (counted_in_deck_ < kDeckSize) ++closed_partial_;
+    counted_in_deck_ = 0;
+  }
+  deck_ = deck;
+  ++counted_in_deck_;
+}
+
+uint64_t DeckTally::partial_decks() const {
+  const bool last_partial = counted_in_deck_ > 0 && counted_in_deck_ < kDeckSize;
+  return closed_partial_ + (last_partial ? 1 : 0);
+}
+
 }  // namespace tpcc

@@ -2,7 +2,8 @@
 // terminal deals its transaction types from its own deck of kDeckSize cards,
 // kDeckCards of each type (45/43/4/4/4, the shares of clause 5.2.3),
 // shuffled with the terminal's Rng and shuffled again when used up. Every
-// full deck deals the mix exactly.
+// full deck deals the mix exactly, so the measured shares differ from it
+// only by the decks the measured interval cuts (DeckTally; the mix audit).
 #pragma once
 
 #include <array>
@@ -30,6 +31,26 @@ class TxnDeck {
  private:
   std::array<TxnType, kDeckSize> cards_{};
   uint64_t dealt_ = 0;
+};
+
+// Counts the decks that the counted cards (a terminal's measured
+// transactions) only partly cover. Any r cards of one deck hold at least
+// r - (kDeckSize - kDeckCards[t]) of type t, so each such deck can leave the
+// measured count of type t at most kDeckCards[t] / kDeckSize x (kDeckSize -
+// kDeckCards[t]) below its share of the counted cards; full decks leave it
+// exact.
+class DeckTally {
+ public:
+  // Counts card number `card` (TxnDeck::dealt() before it was dealt).
+  // Precondition: cards are counted in increasing order.
+  void add(uint64_t card);
+  // Decks of which some, but not all, cards were counted.
+  uint64_t partial_decks() const;
+
+ private:
+  uint64_t deck_ = 0;             // the deck of the last counted card
+  uint64_t counted_in_deck_ = 0;  // cards counted from it (0: none counted yet)
+  uint64_t closed_partial_ = 0;   // earlier decks only partly counted
 };
 
 }  // namespace tpcc

@@ -272,12 +272,19 @@ class Terminal {
   }
 
   const std::array<TypeStats, kTxnTypes>& per_type() const { return per_type_; }
-  const MixCounts& mix() const { return mix_; }
+  MixCounts mix() const {
+    MixCounts mix = mix_;
+    mix.partial_decks = measured_cards_.partial_decks();
+    return mix;
+  }
 
  private:
   // The next transaction's type, dealt from the terminal's deck (clause
   // 5.2.4.2: the mix of clause 5.2.3, exact over every full deck).
-  TxnType next_type() { return deck_.deal(rng_); }
+  TxnType next_type() {
+    card_ = deck_.dealt();
+    return deck_.deal(rng_);
+  }
 
   // Whether a transaction may start at `now` (the window and
   // --transactions); counts it as issued.
@@ -306,6 +313,7 @@ class Terminal {
       stats.answer_latency.record(micros_between(started, std::min(answered, finished)));
     }
     mix_.merge(pending_mix_);
+    measured_cards_.add(card_);
     live.completed.fetch_add(1, std::memory_order_relaxed);
     if (type == TxnType::kNewOrder) live.new_orders.fetch_add(1, std::memory_order_relaxed);
     live.retries.fetch_add(result.retries, std::memory_order_relaxed);
@@ -370,6 +378,7 @@ class Terminal {
         return false;
       case TxnType::kDelivery:
         delivery_ = make_delivery(rng_, home_w_, now);
+        pending_mix_.deliveries = 1;
         first_delivery_step(&delivery_, options_.delivery_districts);
         body_ = [this](Txn& txn) {
           take_sequence(txn);
@@ -378,6 +387,7 @@ class Terminal {
         return true;
       case TxnType::kStockLevel:
         stock_level_ = make_stock_level(rng_, home_w_, home_d_);
+        pending_mix_.stock_levels = 1;
         body_ = [this](Txn& txn) {
           return run_stock_level(txn, session_->stmts, stock_level_, nullptr);
         };
@@ -416,6 +426,8 @@ class Terminal {
 
   Rng rng_;
   TxnDeck deck_;
+  uint64_t card_ = 0;         // the card of the transaction being run (TxnDeck::dealt())
+  DeckTally measured_cards_;  // the cards of the transactions recorded
   const LoadInfo& info_;
   NURandC run_c_;
   const RunOptions& options_;
@@ -504,7 +516,10 @@ void MixCounts::merge(const MixCounts& other) {
   payments_by_name += other.payments_by_name;
   order_statuses += other.order_statuses;
   order_statuses_by_name += other.order_statuses_by_name;
+  deliveries += other.deliveries;
+  stock_levels += other.stock_levels;
   total += other.total;
+  partial_decks += other.partial_decks;
 }
 
 namespace {

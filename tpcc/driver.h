@@ -74,7 +74,13 @@ struct MixCounts {
   uint64_t payments_by_name = 0;
   uint64_t order_statuses = 0;
   uint64_t order_statuses_by_name = 0;
+  uint64_t deliveries = 0;  // business transactions (a split one counts once)
+  uint64_t stock_levels = 0;
   uint64_t total = 0;
+  // Decks (tpcc/deck.h) only partly dealt to the measured transactions, over
+  // all terminals: at most two per terminal (the window's edges cut one deck
+  // each). Each can move the measured type shares off the deck's (audit.h).
+  uint64_t partial_decks = 0;
   void merge(const MixCounts& other);
 };
 

@@ -18,8 +18,12 @@ tpcc::AuditResult find(const std::vector<tpcc::AuditResult>& results, const std:
   return results.front();
 }
 
+// 2,300,000 transactions in the mix of the 23-card deck (10/10/1/1/1).
 MixCounts large_good_mix() {
   MixCounts mix;
+  mix.total = 2300000;
+  mix.deliveries = 100000;
+  mix.stock_levels = 100000;
   mix.new_orders = 1000000;
   mix.new_order_rollbacks = 10000;
   mix.order_lines = 10000000;
@@ -36,7 +40,7 @@ MixCounts large_good_mix() {
 
 TEST_CASE("a spec-exact mix passes with the spec's bands") {
   auto results = tpcc::audit_mix(large_good_mix(), 4);
-  REQUIRE(results.size() == 6);
+  REQUIRE(results.size() == 10);
   for (const auto& result : results) {
     INFO(result.name);
     CHECK(result.ok);
@@ -109,6 +113,8 @@ TEST_CASE("no transactions of a kind fails its audit") {
 TEST_CASE("a run too short for the audit is not judged, and the note names the number needed") {
   MixCounts mix;  // 10 transactions: 5 New-Orders, 4 Payments, 1 Delivery
   mix.total = 10;
+  mix.partial_decks = 2;  // two terminals, each part of one deck
+  mix.deliveries = 1;
   mix.new_orders = 5;
   mix.order_lines = 48;
   mix.payments = 4;
@@ -149,9 +155,13 @@ TEST_CASE("a kind missing from a run long enough to judge it fails") {
 }
 
 TEST_CASE("a wrong mix fails once the run is long enough to judge it") {
-  // 4,000 transactions: 1,800 New-Orders, 1,720 Payments, 160 Order-Statuses.
+  // 4,000 transactions: 1,800 New-Orders, 1,720 Payments, 160 each of the
+  // others, from four terminals with a warm-up (two partial decks each).
   MixCounts mix;
   mix.total = 4000;
+  mix.partial_decks = 8;
+  mix.deliveries = 160;
+  mix.stock_levels = 160;
   mix.new_orders = 1800;
   mix.new_order_rollbacks = 18;
   mix.order_lines = 18000;
@@ -202,4 +212,96 @@ TEST_CASE("widened bands stay within the value's possible range") {
   CHECK(lines.judged);
   CHECK(lines.low == 5.0);
   CHECK(lines.high == 15.0);
+}
+
+// Clause 5.2.3's minimum shares, judged with what the decks the window cut
+// can hold back (tpcc/deck.h): 0.43 x 57 = 24.51 Payments and 0.04 x 96 =
+// 3.84 of each 4% type per partial deck.
+TEST_CASE("type shares: the minimums less what partial decks can hold back") {
+  MixCounts mix;  // 10,000 transactions from four terminals with a warm-up
+  mix.total = 10000;
+  mix.partial_decks = 8;
+  mix.new_orders = 4500;
+  mix.payments = 4300;
+  mix.order_statuses = 400;
+  mix.deliveries = 400;
+  mix.stock_levels = 400;
+  auto results = tpcc::audit_mix(mix, 4);
+  const auto payments = find(results, "payment_share_pct");
+  CHECK(payments.judged);
+  CHECK(payments.ok);
+  CHECK(payments.value == Approx(43.0));
+  CHECK(payments.spec_low == 43.0);
+  CHECK(payments.low == Approx(43 - 100 * 8 * 0.43 * 57 / 10000.0));  // 41.04
+  CHECK(payments.note.find("8 partial decks") != std::string::npos);
+  const auto order_statuses = find(results, "order_status_share_pct");
+  CHECK(order_statuses.ok);
+  CHECK(order_statuses.low == Approx(4 - 100 * 8 * 0.04 * 96 / 10000.0));  // 3.69
+  for (const char* name : {"delivery_share_pct", "stock_level_share_pct"}) {
+    INFO(name);
+    CHECK(find(results, name).judged);
+    CHECK(find(results, name).ok);
+  }
+  // A broken generator: 40% Payments, 3.5% Stock-Levels.
+  MixCounts broken = mix;
+  broken.new_orders = 4850;
+  broken.payments = 4000;
+  broken.stock_levels = 350;
+  broken.deliveries = 400;
+  results = tpcc::audit_mix(broken, 4);
+  CHECK_FALSE(find(results, "payment_share_pct").ok);
+  CHECK_FALSE(find(results, "stock_level_share_pct").ok);
+  CHECK(find(results, "delivery_share_pct").ok);
+  // Without partial decks (every terminal dealt whole decks) the minimum is exact.
+  mix.partial_decks = 0;
+  mix.payments = 4299;
+  mix.new_orders = 4501;
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 4), "payment_share_pct").ok);
+}
+
+TEST_CASE("type shares: the allowance is what a perfect deck can reach, and no more") {
+  // One terminal, one whole deck and then 57 cards of another holding no
+  // Payment (45 New-Orders and 4 of each other type): 43 of 157, 27.4%.
+  MixCounts mix;
+  mix.total = 157;
+  mix.partial_decks = 1;
+  mix.new_orders = 90;
+  mix.payments = 43;
+  mix.order_statuses = 8;
+  mix.deliveries = 8;
+  mix.stock_levels = 8;
+  const auto payments = find(tpcc::audit_mix(mix, 1), "payment_share_pct");
+  CHECK(payments.judged);
+  CHECK(payments.ok);
+  CHECK(payments.value == Approx(payments.low));
+  mix.payments = 42;  // one fewer than any deck can deal
+  mix.new_orders = 91;
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 1), "payment_share_pct").ok);
+}
+
+TEST_CASE("type shares: not judged while partial decks could hold back the whole minimum") {
+  MixCounts mix;  // 100 transactions from two terminals: 2 x 24.51 >= 43
+  mix.total = 100;
+  mix.partial_decks = 2;
+  mix.new_orders = 60;
+  mix.payments = 30;
+  mix.order_statuses = 10;
+  auto results = tpcc::audit_mix(mix, 1);
+  const auto payments = find(results, "payment_share_pct");
+  CHECK_FALSE(payments.judged);
+  CHECK(payments.ok);
+  CHECK(payments.note.find("sample too small to judge") != std::string::npos);
+  CHECK(payments.note.find("a run of > 114 transactions") != std::string::npos);
+  CHECK_FALSE(find(results, "delivery_share_pct").judged);  // 7.68 >= 4
+  // 115 transactions: judged, with a bound of 0.37% (0.43 Payments).
+  mix.total = 115;
+  mix.new_orders = 75;
+  const auto judged = find(tpcc::audit_mix(mix, 1), "payment_share_pct");
+  CHECK(judged.judged);
+  CHECK(judged.ok);
+  mix.payments = 0;
+  mix.new_orders = 105;
+  CHECK_FALSE(find(tpcc::audit_mix(mix, 1), "payment_share_pct").ok);
+  // Nothing measured fails.
+  CHECK_FALSE(find(tpcc::audit_mix(MixCounts{}, 1), "payment_share_pct").ok);
 }

@@ -2,8 +2,10 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <vector>
 
+using tpcc::DeckTally;
 using tpcc::kDeckCards;
 using tpcc::kDeckSize;
 using tpcc::kTxnTypes;
@@ -51,4 +53,20 @@ TEST_CASE("decks are shuffled, each anew, and the same seed deals the same cards
     out_of_order = out_of_order || first[card_idx] < first[card_idx - 1];
   }
   CHECK(out_of_order);
+}
+
+TEST_CASE("DeckTally counts the decks whose cards were only partly counted") {
+  const auto tally_of = [](uint64_t first, uint64_t end, uint64_t skipped = UINT64_MAX) {
+    DeckTally tally;
+    for (uint64_t card = first; card < end; ++card) {
+      if (card != skipped) tally.add(card);
+    }
+    return tally.partial_decks();
+  };
+  CHECK(tally_of(0, 0) == 0);       // nothing counted
+  CHECK(tally_of(0, 200) == 0);     // two whole decks
+  CHECK(tally_of(0, 257) == 1);     // and the start of a third
+  CHECK(tally_of(50, 250) == 2);    // a warm-up cut deck 0, the end deck 2
+  CHECK(tally_of(10, 20) == 1);     // the middle of one deck
+  CHECK(tally_of(0, 100, 5) == 1);  // a card missing from a deck
 }

@@ -331,6 +331,11 @@ TEST_CASE("one terminal's 200 transactions are two decks: exactly 90/86/8/8/8") 
       INFO(txn_type_name(static_cast<TxnType>(type_idx)));
       CHECK(result.per_type[type_idx].count == expected[type_idx]);
     }
+    // What the mix audit judges the shares with: the decks were dealt whole.
+    CHECK(result.mix.total == 200);
+    CHECK(result.mix.deliveries == 8);
+    CHECK(result.mix.stock_levels == 8);
+    CHECK(result.mix.partial_decks == 0);
   }
 }
 
