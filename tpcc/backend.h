@@ -205,6 +205,15 @@ class Backend {
   virtual void begin_measurement() {}
 };
 
+// BackendOptions::solo_checkpoint_mib: 1 MiB to 1 TiB. solo reads
+// checkpoint_log_bytes 0 as "never checkpoint on its own", which is not the
+// max(N MiB, K x size) the option promises, so 0 is refused rather than
+// passed on (it turned checkpoints off). Above 2^44 MiB the bytes overflow
+// 64 bits (to 0 or garbage), and the engine sizes its log ring at 1.5x the
+// trigger; 1 TiB of log is already "only when the ratio says so" for any
+// state that fits.
+inline constexpr int64_t kMaxSoloCheckpointMib = int64_t{1} << 20;
+
 struct BackendOptions {
   std::string engine = "sqlite";
   Storage storage = Storage::kRam;
@@ -214,8 +223,9 @@ struct BackendOptions {
   int terminals = 0;   // postgres: sizes a private cluster's max_connections; 0 = its default
   // solo: the checkpoint trigger (solo::Options::checkpoint_log_bytes in MiB
   // and checkpoint_state_ratio); negative = the engine's default. The MiB are
-  // 1..2^20 (the command line refuses 0, the engine's "never", and values
-  // whose bytes would overflow).
+  // 1..kMaxSoloCheckpointMib: the command line refuses 0 (the engine's
+  // "never") and values whose bytes would overflow, and the solo backend
+  // throws BackendError for them when it is made.
   int64_t solo_checkpoint_mib = -1;
   double solo_checkpoint_ratio = -1;
   // solo: solo::Options::checkpoint_reuse_file (0 or 1); -1 = the engine's default.

@@ -26,14 +26,6 @@ bool parse_double(const std::string& text, double* out) {
 // then ended at once with nothing committed).
 constexpr double kMaxSeconds = 1e7;
 
-// --solo-checkpoint-mib: 1 MiB to 1 TiB. solo reads checkpoint_log_bytes 0
-// as "never checkpoint on its own", which is not the max(N MiB, K x size)
-// the option promises, so 0 is refused rather than passed on (it turned
-// checkpoints off). Above 2^44 MiB the bytes overflow 64 bits (to 0 or
-// garbage), and the engine sizes its log ring at 1.5x the trigger; 1 TiB of
-// log is already "only when the ratio says so" for any state that fits.
-constexpr int64_t kMaxCheckpointMib = int64_t{1} << 20;
-
 // Options that only some commands use, and those commands. An option not
 // listed applies to every command: the engine and where it lives (--engine,
 // --storage, --dir and the engine settings), --quiet, and --warehouses,
@@ -343,7 +335,7 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       if (!text) return std::nullopt;
       options.json_path = *text;
     } else if (flag == "--solo-checkpoint-mib") {
-      auto number = take_int(1, kMaxCheckpointMib);
+      auto number = take_int(1, kMaxSoloCheckpointMib);
       if (!number) return std::nullopt;
       options.backend.solo_checkpoint_mib = *number;
     } else if (flag == "--solo-checkpoint-ratio") {

@@ -348,6 +348,13 @@ SoloBackend::SoloBackend(const BackendOptions& options)
     : checkpoint_mib_(options.solo_checkpoint_mib),
       checkpoint_ratio_(options.solo_checkpoint_ratio),
       checkpoint_reuse_(options.solo_checkpoint_reuse) {
+  // What the command line refuses, refused for options built in code too: 0
+  // would silently turn automatic checkpoints off, and more overflows.
+  if (checkpoint_mib_ == 0 || checkpoint_mib_ > kMaxSoloCheckpointMib) {
+    throw BackendError(fmt::format(
+        "solo: checkpoint trigger of {} MiB: must be 1 to {} (negative: the engine's default)",
+        checkpoint_mib_, kMaxSoloCheckpointMib));
+  }
   if (!options.dir.empty()) {
     dir_ = options.dir;
   } else {

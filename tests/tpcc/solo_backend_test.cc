@@ -225,6 +225,29 @@ TEST_CASE("must_exist: no database in the directory is refused and nothing is cr
   CHECK_NOTHROW(make_backend(options));
 }
 
+// The command line refused --solo-checkpoint-mib 0, but BackendOptions built
+// in code passed 0 on, and solo read it as "never checkpoint on its own".
+TEST_CASE("a checkpoint trigger of 0 MiB or over 1 TiB is refused when the backend is made") {
+  TempDir dir;
+  BackendOptions options;
+  options.engine = "solo";
+  options.dir = dir.path() + "/db";
+  for (int64_t mib : {int64_t{0}, kMaxSoloCheckpointMib + 1, int64_t{1} << 44}) {
+    INFO(mib);
+    options.solo_checkpoint_mib = mib;
+    REQUIRE_THROWS_WITH(make_backend(options),
+                        Catch::Contains("checkpoint trigger of " + std::to_string(mib) +
+                                        " MiB: must be 1 to 1048576"));
+    CHECK_FALSE(fs::exists(options.dir));  // refused before anything was created
+  }
+  // (Not opened at the largest: the engine sizes its log ring from the trigger.)
+  for (int64_t mib : {int64_t{-1}, int64_t{1}}) {
+    INFO(mib);
+    options.solo_checkpoint_mib = mib;
+    CHECK_NOTHROW(make_backend(options));
+  }
+}
+
 // Loads W=1 from `seed` into `backend`.
 LoadInfo load_one_warehouse(Backend& backend, uint64_t seed) {
   LoadOptions load_options;
