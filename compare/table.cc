@@ -38,13 +38,19 @@ bool load(const std::string& path, json* doc, std::string* error) {
 
 std::string checks_cell(const json& doc) {
   const json& checks = doc.at("checks");
-  size_t held = 0, total = 0, audit_ok = 0, audit_judged = 0, not_judged = 0;
+  size_t held = 0, total = 0, audit_ok = 0, audit_judged = 0, not_judged = 0, not_applicable = 0;
   for (const json& condition : checks.at("conditions")) {
     ++total;
     held += condition["ok"].get<bool>() ? 1 : 0;
   }
-  // An entry the run was too short for is neither within nor outside its band.
+  // An entry the run was too short for is neither within nor outside its
+  // band, nor is one that does not apply (W=1's remote rates; results
+  // written before session 37 have no "applicable" and count it as judged).
   for (const json& entry : checks.at("audit")) {
+    if (!entry.value("applicable", true)) {
+      ++not_applicable;
+      continue;
+    }
     if (!entry.value("judged", true)) {
       ++not_judged;
       continue;
@@ -53,7 +59,13 @@ std::string checks_cell(const json& doc) {
     audit_ok += entry["ok"].get<bool>() ? 1 : 0;
   }
   std::string audit = fmt::format("audit {}/{}", audit_ok, audit_judged);
-  if (not_judged > 0) audit += fmt::format(" ({} not judged)", not_judged);
+  if (not_judged > 0 && not_applicable > 0) {
+    audit += fmt::format(" ({} not judged, {} n/a)", not_judged, not_applicable);
+  } else if (not_judged > 0) {
+    audit += fmt::format(" ({} not judged)", not_judged);
+  } else if (not_applicable > 0) {
+    audit += fmt::format(" ({} n/a)", not_applicable);
+  }
   std::string rows;
   if (checks.contains("cardinality")) {
     rows = checks["cardinality"]["ok"].get<bool>() ? " rows ok" : " rows FAIL";

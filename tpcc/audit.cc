@@ -205,6 +205,7 @@ std::vector<AuditResult> audit_mix(const MixCounts& mix, int warehouses) {
       AuditResult not_applicable;
       not_applicable.name = name;
       not_applicable.ok = true;
+      not_applicable.applicable = false;
       not_applicable.note = "W=1: every supplier and customer is in the home warehouse";
       results.push_back(not_applicable);
     }

@@ -21,6 +21,9 @@ struct AuditResult {
   // needs to lie within its possible range. Then `ok` is true and `note`
   // says how many are needed.
   bool judged = true;
+  // False for a rate the run cannot have (the remote rates at W=1): `ok` is
+  // true, and summaries count it apart from the entries within bounds.
+  bool applicable = true;
   std::string note;      // why the bounds differ from the spec's, if they do
 };
 
@@ -32,7 +35,8 @@ struct AuditResult {
 // 100% (the expected count, from `mix.total` and the mix's shares, is under
 // 4 sigma), the entry is not judged (`judged` false, `ok` true) and `note`
 // names the number needed. With one warehouse the remote rates are not
-// applicable (every supplier and customer is local) and pass with a note.
+// applicable (every supplier and customer is local): `applicable` false, `ok`
+// true, with a note.
 // The shares of Payment (>= 43%), Order-Status, Delivery and Stock-Level
 // (>= 4% each; clause 5.2.3) over `mix.total` are checked against their
 // minimums less what `mix.partial_decks` cut decks can hold back (deck.h):

@@ -92,23 +92,31 @@ void print_summary(const RunReport& report) {
   } else {
     fmt::print("consistency: not checked (--no-check)\n");
   }
-  size_t within = 0;
-  size_t judged = 0;
+  // Within bounds out of the judged entries; not judged (too short a run)
+  // and not applicable (W=1's remote rates) counted apart.
+  size_t within = 0, judged = 0, not_judged = 0, not_applicable = 0;
   for (const auto& entry : report.audit) {
-    judged += entry.judged ? 1 : 0;
-    within += entry.judged && entry.ok ? 1 : 0;
+    if (!entry.applicable) {
+      ++not_applicable;
+    } else if (!entry.judged) {
+      ++not_judged;
+    } else {
+      ++judged;
+      within += entry.ok ? 1 : 0;
+    }
   }
-  fmt::print("audit: {}/{} within bounds{}\n", within, judged,
-             judged < report.audit.size()
-                 ? fmt::format(", {} not judged (the run is too short for them)",
-                               report.audit.size() - judged)
-                 : "");
+  fmt::print("audit: {}/{} within bounds{}{}\n", within, judged,
+             not_judged > 0
+                 ? fmt::format(", {} not judged (the run is too short for them)", not_judged)
+                 : "",
+             not_applicable > 0 ? fmt::format(", {} not applicable", not_applicable) : "");
   for (const auto& entry : report.audit) {
     fmt::print("  {:<26}{:>8.3f}  [{:.3f}, {:.3f}]  {}{}\n", entry.name, entry.value, entry.low,
                entry.high,
-               !entry.judged ? "not judged"
-               : entry.ok    ? "ok"
-                             : "OUT OF BOUNDS",
+               !entry.applicable ? "n/a"
+               : !entry.judged   ? "not judged"
+               : entry.ok        ? "ok"
+                                 : "OUT OF BOUNDS",
                entry.note.empty() ? "" : "  (" + entry.note + ")");
   }
 }
@@ -192,6 +200,7 @@ void write_json(const RunReport& report, const std::string& path) {
                      {"spec_high", entry.spec_high},
                      {"ok", entry.ok},
                      {"judged", entry.judged},
+                     {"applicable", entry.applicable},
                      {"note", entry.note}});
   }
   doc["checks"] = {{"ran", report.checks_ran}, {"conditions", conditions}, {"audit", audit}};

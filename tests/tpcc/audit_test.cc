@@ -98,7 +98,11 @@ TEST_CASE("remote rates are not applicable with one warehouse") {
   auto results = tpcc::audit_mix(mix, 1);
   CHECK(find(results, "remote_order_lines_pct").ok);
   CHECK(find(results, "remote_payments_pct").ok);
+  CHECK_FALSE(find(results, "remote_order_lines_pct").applicable);
+  CHECK_FALSE(find(results, "remote_payments_pct").applicable);
   CHECK_FALSE(find(results, "remote_payments_pct").note.empty());
+  CHECK(find(results, "payments_by_name_pct").applicable);
+  CHECK(find(tpcc::audit_mix(mix, 2), "remote_payments_pct").applicable);
   CHECK_FALSE(find(tpcc::audit_mix(mix, 2), "remote_payments_pct").ok);
 }
 

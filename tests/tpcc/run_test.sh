@@ -22,18 +22,22 @@ out=$("$tpcc" run --engine sqlite --dir "$scratch/db" --transactions 10 --termin
 status=$?
 echo "$out"
 [[ $status -eq 0 ]] || fail "run --transactions 10 exited $status (want 0)"
-has "$out" "^audit: [0-9]+/[0-9]+ within bounds, [0-9]+ not judged \(the run is too short" \
+has "$out" "^audit: [0-9]+/[0-9]+ within bounds, [0-9]+ not judged \(the run is too short for them\), 2 not applicable$" \
   "run --transactions 10"
+# W=1: the remote rates do not apply, and say so instead of "ok".
+has "$out" "^  remote_payments_pct .* n/a  \(W=1: " "run --transactions 10"
 has "$out" "order_status_by_name_pct .*not judged .*needs >= 24 \(a run of >= 600 transactions\)" \
   "run --transactions 10"
 has "$out" "^  cardinality   ok    rows: warehouse 1, district 10, customer 30000, stock 100000, item 100000$" \
   "run --transactions 10"
 has "$(cat "$scratch/short.json")" '"judged": false' "run --transactions 10 --json"
+has "$(cat "$scratch/short.json")" '"applicable": false' "run --transactions 10 --json"
 has "$(cat "$scratch/short.json")" '"cardinality": \{' "run --transactions 10 --json"
-# compare-table counts only the judged audit entries and shows the row counts' check.
+# compare-table counts only the judged audit entries (W=1's two remote rates
+# apart, as n/a) and shows the row counts' check.
 table=$("$compare_table" "$scratch/short.json" 2>&1)
 echo "$table"
-has "$table" "\| [0-9]+/[0-9]+ audit [0-9]+/[0-9]+ \([0-9]+ not judged\) rows ok \|$" "compare-table"
+has "$table" "\| [0-9]+/[0-9]+ audit [0-9]+/[0-9]+ \([0-9]+ not judged, 2 n/a\) rows ok \|$" "compare-table"
 
 # An extra ITEM row (no transaction reads it, every condition holds) fails
 # the run through its cardinality line.
