@@ -23,7 +23,7 @@ class TxnDeck {
   // Deals the next card; the first card of every deck (the first call
   // included) shuffles a fresh deck with `rng` (Fisher-Yates over
   // Rng::uniform, so a seed gives the same cards with any standard
-  // library). Owner thread only.
+  // library). Used by the terminal's own thread only.
   TxnType deal(Rng& rng);
   // Cards dealt so far: card k (0-based) came from deck k / kDeckSize.
   uint64_t dealt() const { return dealt_; }
