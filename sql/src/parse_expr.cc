@@ -258,6 +258,7 @@ ExprPtr Parser::ParseParameter() {
     used_numbered_ = true;
     max_numbered_ = std::max(max_numbered_, number);
   }
+  parameter_uses_.push_back(ParameterUse{number, token.pos});
   return std::make_unique<ParameterExpr>(token.pos, number);
 }
 

@@ -97,6 +97,7 @@ ParsedStatement Parser::ParseOne() {
   positional_count_ = 0;
   max_numbered_ = 0;
   used_numbered_ = false;
+  parameter_uses_.clear();
   depth_ = 0;
   ParsedStatement parsed;
   parsed.begin_offset = Peek().pos.offset;
@@ -106,6 +107,8 @@ ParsedStatement Parser::ParseOne() {
     SyntaxError(Peek(), "';' or end of input");
   }
   parsed.parameter_count = used_numbered_ ? max_numbered_ : positional_count_;
+  parsed.parameter_uses = std::move(parameter_uses_);
+  parameter_uses_.clear();
   return parsed;
 }
 

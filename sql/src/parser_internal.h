@@ -122,6 +122,7 @@ class Parser {
   uint32_t positional_count_ = 0;
   uint32_t max_numbered_ = 0;
   bool used_numbered_ = false;
+  std::vector<ParameterUse> parameter_uses_;
 };
 
 }  // namespace solo::sql::internal

@@ -591,6 +591,52 @@ TEST_CASE("regression: a text parameter that is not UTF-8 or holds a NUL byte is
   CHECK(rows.at(0, 0) == Value::Int(1));
 }
 
+TEST_CASE("regression: errors about a parameter's value point at the parameter") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)");
+  // A bad text: at the parameter's first occurrence (was: no position).
+  //                                         1234567890123456789012345678901234567890
+  PreparedStatement select = Prepare(*db, "SELECT k FROM t WHERE v = $2 AND k = $1 OR v = $2");
+  ResultSet rows;
+  SqlStatus failed = Read(*db, select, {Value::Int(1), Value::Text("\xff")}, &rows);
+  REQUIRE(failed.error().state() == SqlState::kCharacterNotInRepertoire);
+  CHECK(failed.error().pos().line == 1);
+  CHECK(failed.error().pos().column == 27);
+  CHECK(failed.error().pos().offset == 26);
+  failed = Write(*db, Prepare(*db, "INSERT INTO t VALUES (?,\n  ?)"),
+                 {Value::Int(1), Value::Text(std::string("a\0b", 3))});
+  REQUIRE(failed.error().state() == SqlState::kCharacterNotInRepertoire);
+  CHECK(failed.error().pos().line == 2);
+  CHECK(failed.error().pos().column == 3);
+  // Too few values: at the first parameter without one (the lowest number
+  // past those given, where it first occurs).
+  failed = Read(*db, select, {Value::Int(1)}, &rows);
+  REQUIRE(failed.error().state() == SqlState::kUndefinedParameter);
+  CHECK(failed.error().message() ==
+        "1 parameter given, but the statement requires 2: $2 has no value");
+  CHECK(failed.error().pos().column == 27);
+  failed = Read(*db, select, {}, &rows);
+  CHECK(failed.error().message() ==
+        "0 parameters given, but the statement requires 2: $1 has no value");
+  CHECK(failed.error().pos().column == 38);
+  //                                      123456789012345678901234567890123456
+  PreparedStatement positional = Prepare(*db, "SELECT k FROM t WHERE k IN (?, ?, ?)");
+  failed = Read(*db, positional, {Value::Int(1)}, &rows);
+  REQUIRE(failed.error().state() == SqlState::kUndefinedParameter);
+  CHECK(failed.error().pos().column == 32);
+  // A number the text skips has no position, but the next one does.
+  //                                     12345678901234567890123
+  PreparedStatement gap = Prepare(*db, "SELECT k FROM t WHERE k = $1 OR k = $3");
+  failed = Read(*db, gap, {Value::Int(1), Value::Text("\xff"), Value::Int(3)}, &rows);
+  REQUIRE(failed.error().state() == SqlState::kCharacterNotInRepertoire);
+  CHECK(!failed.error().pos().valid());
+  failed = Read(*db, gap, {Value::Int(1)}, &rows);
+  CHECK(failed.error().message() ==
+        "1 parameter given, but the statement requires 3: $3 has no value");
+  CHECK(failed.error().pos().column == 37);
+}
+
 TEST_CASE("regression: a column in LIMIT or OFFSET is 42P10 at prepare time, at the column") {
   auto db = OpenDb();
   Session session(*db);

@@ -465,6 +465,33 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, R
   return collector.size();
 }
 
+// Where parameter `number` first occurs in the statement's text; no position
+// if the text skips it ($1, $3).
+SourcePos FirstUse(const Plan& plan, uint32_t number) {
+  for (const ParameterUse& use : plan.parsed.parameter_uses) {
+    if (use.number == number) return use.pos;
+  }
+  return {};
+}
+
+// 42P02 for a call with fewer values than the statement's parameters, at the
+// first occurrence of the lowest-numbered parameter without a value (for ?,
+// the first ? past the values given), as PostgreSQL's "bind message supplies
+// 1 parameters, but prepared statement requires 2" (08P01, without a
+// position).
+SqlError MissingParameterError(const Plan& plan, size_t given) {
+  const ParameterUse* missing = nullptr;
+  for (const ParameterUse& use : plan.parsed.parameter_uses) {
+    if (use.number > given && (missing == nullptr || use.number < missing->number)) missing = &use;
+  }
+  assert(missing != nullptr);  // parameter_count is the highest number used
+  return SqlError(
+      SqlState::kUndefinedParameter,
+      fmt::format("{} parameter{} given, but the statement requires {}: ${} has no value", given,
+                  given == 1 ? "" : "s", plan.parameter_count, missing->number),
+      missing->pos);
+}
+
 SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
               std::span<const Value> params, ResultSet* out) {
   const Plan& plan = *plan_ptr;
@@ -475,9 +502,7 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
   // CREATE TABLE's parameters can only be in DEFAULTs, which CreateTable
   // refuses each at its position (42P02) whether values are given or not.
   if (params.size() < plan.parameter_count && plan.kind != StatementKind::kCreateTable) {
-    return SqlError(SqlState::kUndefinedParameter,
-                    fmt::format("the statement needs {} parameters, {} given", plan.parameter_count,
-                                params.size()));
+    return MissingParameterError(plan, params.size());
   }
   // Text enters here as well as in the statement's text: the same UTF-8 rule.
   for (size_t param_idx = 0; param_idx < std::min<size_t>(params.size(), plan.parameter_count);
@@ -488,7 +513,8 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
     if (bad != std::string_view::npos) {
       return SqlError(SqlState::kCharacterNotInRepertoire,
                       fmt::format("{} (parameter ${})", InvalidUtf8Message(param.as_text(), bad),
-                                  param_idx + 1));
+                                  param_idx + 1),
+                      FirstUse(plan, static_cast<uint32_t>(param_idx + 1)));
     }
   }
   const Catalog& catalog = view.catalog();

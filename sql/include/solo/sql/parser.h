@@ -10,6 +10,12 @@
 
 namespace solo::sql {
 
+// One occurrence of a parameter (? or $n) in a statement's text.
+struct ParameterUse {
+  uint32_t number = 0;  // 1-based, as in ParsedStatement::parameter_count
+  SourcePos pos;        // of the ? or $n token
+};
+
 // One parsed statement.
 struct ParsedStatement {
   StatementPtr statement;
@@ -17,6 +23,11 @@ struct ParsedStatement {
   // $n is n. 0 when the statement has no parameters. A statement uses either
   // ? or $n, never both.
   uint32_t parameter_count = 0;
+  // Every ? and $n of the statement, in text order (for ?, entry k is
+  // parameter k + 1). Only errors about a parameter's value read it, to
+  // point at where the parameter is; a number the text skips ($1, $3) has
+  // no entry.
+  std::vector<ParameterUse> parameter_uses;
   // The statement's bytes in the text it was parsed from, without the ';'.
   uint32_t begin_offset = 0;
   uint32_t end_offset = 0;
