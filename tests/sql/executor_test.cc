@@ -637,6 +637,29 @@ TEST_CASE("regression: errors about a parameter's value point at the parameter")
   CHECK(failed.error().pos().column == 37);
 }
 
+TEST_CASE("regression: an ESCAPE of more than one character is 22025 at the escape") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)");
+  Run(session, "INSERT INTO t VALUES (1, 'a%b')");
+  ResultSet rows;
+  //                                       1234567890123456789012345678901
+  SqlStatus failed = session.Exec("SELECT k FROM t WHERE v LIKE 'a' ESCAPE 'ab'", &rows);
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kInvalidEscapeSequence);  // was 22023
+  CHECK(failed.error().message() == "invalid escape string: it must be empty or one character");
+  CHECK(failed.error().pos().column == 41);
+  // One character of two bytes escapes; as a parameter too.
+  REQUIRE(session.Exec("SELECT k FROM t WHERE v LIKE 'aé%b' ESCAPE 'é'", &rows).ok());
+  CHECK(rows.row_count() == 1);
+  std::vector<Value> params = {Value::Text("\xc3\xa9")};
+  REQUIRE(session.Exec("SELECT k FROM t WHERE v LIKE 'a\xc3\xa9_b' ESCAPE ?", params, &rows).ok());
+  CHECK(rows.row_count() == 0);
+  params = {Value::Text("\xc3\xa9\xc3\xa9")};
+  failed = session.Exec("SELECT k FROM t WHERE v LIKE 'a' ESCAPE ?", params, &rows);
+  CHECK(failed.error().state() == SqlState::kInvalidEscapeSequence);
+}
+
 TEST_CASE("regression: a column in LIMIT or OFFSET is 42P10 at prepare time, at the column") {
   auto db = OpenDb();
   Session session(*db);

@@ -378,18 +378,18 @@ const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
       Value text_scratch, pattern_scratch, escape_scratch;
       const Value& text = Eval(*expr.args[0], frame, &text_scratch);
       const Value& pattern = Eval(*expr.args[1], frame, &pattern_scratch);
-      int escape = '\\';
+      std::string escape = "\\";
       if (expr.args.size() > 2) {
         const Value& escape_value = Eval(*expr.args[2], frame, &escape_scratch);
         if (escape_value.is_null()) {
           out->SetNull();
           return *out;
         }
-        std::string escape_text = escape_value.ToString();
-        if (escape_text.size() > 1) {
-          ThrowSql(SqlState::kInvalidParameterValue, "invalid escape string", expr.args[2]->pos);
+        escape = escape_value.ToString();
+        if (!IsLikeEscape(escape)) {
+          ThrowSql(SqlState::kInvalidEscapeSequence,
+                   "invalid escape string: it must be empty or one character", expr.args[2]->pos);
         }
-        escape = escape_text.empty() ? -1 : static_cast<unsigned char>(escape_text[0]);
       }
       if (text.is_null() || pattern.is_null()) {
         out->SetNull();

@@ -766,26 +766,56 @@ void AppendHashKey(const Value& value, std::string* out) {
   }
 }
 
-bool LikePatternEndsInEscape(std::string_view pattern, int escape) {
-  if (escape < 0) return false;
-  for (size_t p = 0; p < pattern.size(); ++p) {
-    if (pattern[p] != static_cast<char>(escape)) continue;
-    if (p + 1 == pattern.size()) return true;
-    ++p;  // the escaped character
+namespace {
+
+// Bytes of the UTF-8 character whose first byte is `lead` (1 for ASCII and
+// for a byte that starts none).
+size_t Utf8CharLength(char lead) {
+  const auto byte = static_cast<unsigned char>(lead);
+  if (byte < 0xC0) return 1;
+  if (byte < 0xE0) return 2;
+  if (byte < 0xF0) return 3;
+  return 4;
+}
+
+// The bytes of the character that starts at pattern[p] (cut at the end).
+std::string_view CharAt(std::string_view pattern, size_t p) {
+  return pattern.substr(p, Utf8CharLength(pattern[p]));
+}
+
+}  // namespace
+
+bool IsLikeEscape(std::string_view text) {
+  return text.empty() || CharAt(text, 0).size() == text.size();
+}
+
+bool LikePatternEndsInEscape(std::string_view pattern, std::string_view escape) {
+  if (escape.empty()) return false;
+  size_t p = 0;
+  while (p < pattern.size()) {
+    if (pattern.substr(p, escape.size()) != escape) {
+      ++p;
+      continue;
+    }
+    p += escape.size();
+    if (p == pattern.size()) return true;
+    p += CharAt(pattern, p).size();  // the escaped character
   }
   return false;
 }
 
-bool Like(std::string_view text, std::string_view pattern, int escape) {
+bool Like(std::string_view text, std::string_view pattern, std::string_view escape) {
   // Iterative matching with backtracking to the last %.
   size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
   while (t < text.size()) {
     if (p < pattern.size()) {
       char pc = pattern[p];
-      if (escape >= 0 && pc == static_cast<char>(escape) && p + 1 < pattern.size()) {
-        if (text[t] == pattern[p + 1]) {
-          t++;
-          p += 2;
+      if (!escape.empty() && pc == escape[0] && pattern.substr(p, escape.size()) == escape &&
+          p + escape.size() < pattern.size()) {
+        std::string_view escaped = CharAt(pattern, p + escape.size());
+        if (text.substr(t, escaped.size()) == escaped) {
+          t += escaped.size();
+          p += escape.size() + escaped.size();
           continue;
         }
       } else if (pc == '%') {

@@ -74,11 +74,16 @@ void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Va
 // compare by value), for hashing in GROUP BY, DISTINCT and IN.
 void AppendHashKey(const Value& value, std::string* out);
 
-// LIKE with % and _ and an optional escape character (-1 for none). The
-// pattern must not end with an unescaped escape (LikePatternEndsInEscape).
-bool Like(std::string_view text, std::string_view pattern, int escape);
+// LIKE with % and _ and an escape character: `escape` holds one UTF-8
+// character's bytes, or is empty for none (ESCAPE ''). The escaped character
+// is matched literally, whole. The pattern must not end with an unescaped
+// escape (LikePatternEndsInEscape).
+bool Like(std::string_view text, std::string_view pattern, std::string_view escape);
 // True if pattern ends with an escape character that escapes nothing, which
 // PostgreSQL refuses (22025) whatever the text.
-bool LikePatternEndsInEscape(std::string_view pattern, int escape);
+bool LikePatternEndsInEscape(std::string_view pattern, std::string_view escape);
+// True if text is empty or one UTF-8 character: what ESCAPE takes
+// (PostgreSQL: 22025 "invalid escape string" otherwise).
+bool IsLikeEscape(std::string_view text);
 
 }  // namespace solo::sql
