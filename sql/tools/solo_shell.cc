@@ -41,8 +41,10 @@ constexpr const char* kHelp =
     ".schema [TABLE]       show CREATE statements\n"
     ".timer on|off         time each statement\n"
     ".read FILE            run the SQL in FILE\n"
-    ".import FILE TABLE    insert the rows of a CSV file into TABLE (an empty field is\n"
-    "                      NULL, \"\" an empty string, as .mode csv writes them)\n"
+    ".import [--skip N] FILE TABLE\n"
+    "                      insert the rows of a CSV file into TABLE (an empty field is\n"
+    "                      NULL, \"\" an empty string, as .mode csv writes them); --skip N\n"
+    "                      ignores the first N lines (--skip 1: the header .mode csv writes)\n"
     ".mode table|csv|list  output format\n"
     ".output [FILE]        send output to FILE (no FILE: standard output)\n"
     ".stats                rows per table, state bytes, RSS, live snapshots, owner utilization\n"
@@ -185,7 +187,10 @@ class Shell {
   bool DotCommand(const std::string& line);
   void Print(const solo::sql::ResultSet& rows);
   std::ostream& out() { return file_out_.is_open() ? file_out_ : std::cout; }
-  bool Import(const std::string& path, const std::string& table);
+  // Inserts each line of the CSV file at path, after its first skip_lines
+  // lines, into table, in one transaction. False (and nothing inserted) at
+  // the first failure, reported with the file's line number.
+  bool Import(const std::string& path, const std::string& table, uint64_t skip_lines);
   void Schema(const std::string& table);
   void Stats();
 
@@ -360,6 +365,18 @@ std::vector<std::string> Words(const std::string& line) {
   return words;
 }
 
+// Parses a count of decimal digits only (no sign, no spaces) into *out.
+bool ParseCount(const std::string& text, uint64_t* out) {
+  if (text.empty() || text.size() > 18) return false;
+  uint64_t value = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(ch - '0');
+  }
+  *out = value;
+  return true;
+}
+
 bool Shell::DotCommand(const std::string& line) {
   std::vector<std::string> words = Words(line);
   const std::string& command = words[0];
@@ -414,8 +431,16 @@ bool Shell::DotCommand(const std::string& line) {
         return false;
       }
     }
-  } else if (command == ".import" && words.size() == 3) {
-    return Import(words[1], words[2]);
+  } else if (command == ".import" && (words.size() == 3 || words.size() == 5)) {
+    // .import [--skip N] FILE TABLE, as sqlite3's shell spells it.
+    uint64_t skip_lines = 0;
+    if (words.size() == 5) {
+      if (words[1] != "--skip" || !ParseCount(words[2], &skip_lines)) {
+        std::cerr << "usage: .import [--skip N] FILE TABLE (N: lines to ignore, e.g. a header)\n";
+        return false;
+      }
+    }
+    return Import(words[words.size() - 2], words[words.size() - 1], skip_lines);
   } else if (command == ".stats") {
     Stats();
   } else {
@@ -526,7 +551,7 @@ std::vector<std::string> CsvRecord(const std::string& line, std::vector<bool>* q
   return fields;
 }
 
-bool Shell::Import(const std::string& path, const std::string& table) {
+bool Shell::Import(const std::string& path, const std::string& table, uint64_t skip_lines) {
   std::ifstream file(path);
   if (!file) {
     std::cerr << "cannot open " << path << "\n";
@@ -539,8 +564,10 @@ bool Shell::Import(const std::string& path, const std::string& table) {
   std::string sql;
   size_t width = 0;
   uint64_t rows = 0;
+  uint64_t line_number = 0;
   while (std::getline(file, line)) {
-    if (line.empty()) continue;
+    ++line_number;
+    if (line_number <= skip_lines || line.empty()) continue;
     std::vector<std::string> fields = CsvRecord(line, &quoted);
     if (sql.empty() || fields.size() != width) {
       width = fields.size();
@@ -555,7 +582,8 @@ bool Shell::Import(const std::string& path, const std::string& table) {
     }
     solo::sql::SqlStatus status = session_.Exec(sql, params, nullptr);
     if (!status.ok()) {
-      std::cerr << path << ":" << rows + 1 << ": " << solo::sql::FormatError(status.error(), sql);
+      std::cerr << path << ":" << line_number << ": "
+                << solo::sql::FormatError(status.error(), sql);
       session_.Exec("ROLLBACK");
       return false;
     }
