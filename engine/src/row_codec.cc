@@ -485,6 +485,33 @@ Status decode_leading_columns(const TableSchema& schema, std::string_view bytes,
   return decode_columns(schema, bytes, count, out, &end);
 }
 
+bool fixed_column_offset(const TableSchema& schema, uint32_t column, uint32_t* offset) {
+  if (column >= schema.columns.size()) return false;
+  size_t pos = (schema.columns.size() + 7) / 8;
+  for (uint32_t column_idx = 0; column_idx < column; ++column_idx) {
+    const ColumnDef& before = schema.columns[column_idx];
+    const int width = fixed_width(before.type);
+    if (!before.not_null || width == 0) return false;
+    pos += width;
+  }
+  *offset = static_cast<uint32_t>(pos);
+  return true;
+}
+
+bool read_column_at(const TableSchema& schema, std::string_view bytes, uint32_t column,
+                    uint32_t offset, ColumnView* out) {
+  if (bytes.size() < offset) return false;  // also covers the NULL bitmap
+  if (is_null(bytes, column)) {
+    out->kind = Value::Kind::kNull;
+    out->end = offset;
+    return true;
+  }
+  size_t pos = offset;
+  if (!read_column_view(schema.columns[column], bytes, &pos, out)) return false;
+  out->end = static_cast<uint32_t>(pos);
+  return true;
+}
+
 namespace internal {
 
 namespace {

@@ -212,6 +212,18 @@ Status decode_row_view(const TableSchema& schema, std::string_view bytes, std::s
 // The same for columns [0, count) only (the bytes after them are not looked at).
 Status decode_leading_columns(const TableSchema& schema, std::string_view bytes, size_t count,
                               std::span<ColumnView> out);
+// Where column `column` starts in every encoded row of `schema`: when the
+// columns before it are all NOT NULL and of a fixed width (a leading integer
+// primary key, typically), their bytes never move, so a reader of a few
+// columns need not walk the ones before. True and *offset set for such a
+// column, else false and *offset untouched. Any thread.
+bool fixed_column_offset(const TableSchema& schema, uint32_t column, uint32_t* offset);
+// Reads column `column` of an encoded row of `schema` in place into *out,
+// its bytes starting at `offset` (fixed_column_offset's): what
+// decode_leading_columns gives for it. False if `bytes` end too early (not a
+// row of `schema`).
+bool read_column_at(const TableSchema& schema, std::string_view bytes, uint32_t column,
+                    uint32_t offset, ColumnView* out);
 
 // Appends the key encoding of values[k] as column columns[k] of `schema`, for
 // k < values.size() <= columns.size(). A shorter `values` gives a key prefix,

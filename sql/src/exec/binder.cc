@@ -1189,6 +1189,13 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   NarrowSelectLevels(plan.get());
   for (ScanLevel& level : plan->levels) {
     level.decode_columns = level.needed.empty() ? 0 : level.needed.back() + 1;
+    if (level.table == kInvalidTree || level.derived) continue;
+    for (uint32_t col : level.needed) {
+      uint32_t offset;
+      if (!solo::fixed_column_offset(level.schema, col, &offset)) break;
+      level.needed_offsets.push_back(offset);
+    }
+    if (level.needed_offsets.size() != level.needed.size()) level.needed_offsets.clear();
   }
   return plan;
 }

@@ -92,6 +92,11 @@ struct ScanLevel {
   // up to the last needed one (SELECT), so a wide row's tail (TPC-C's
   // S_DATA, C_DATA) is neither read nor walked.
   uint32_t decode_columns = 0;
+  // SELECT only (its decoding is not handed on): when every needed column
+  // has a fixed offset in every row (solo::fixed_column_offset), the offset
+  // of needed[k] is needed_offsets[k] and a row's needed columns are read in
+  // place, none before them walked; else empty.
+  std::vector<uint32_t> needed_offsets;
   // A subquery in FROM, materialized when the level opens.
   std::unique_ptr<SelectPlan> derived;
   // Filters: `on` decide whether a row matches (LEFT JOIN: else one

@@ -97,9 +97,22 @@ void DecodeLeading(const ScanLevel& level, std::string_view row,
   if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
 }
 
-// Loads the columns of `row` that `level` needs into their slots.
+// Loads the columns of `row` that `level` needs into their slots; fills
+// *columns only for a level without needed_offsets (a scan whose decoding is
+// handed on: RunScan's).
 void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
                   Value* slots) {
+  if (!level.needed_offsets.empty()) {
+    for (size_t needed_idx = 0; needed_idx < level.needed.size(); ++needed_idx) {
+      const uint32_t col = level.needed[needed_idx];
+      solo::ColumnView view;
+      if (!solo::read_column_at(level.schema, row, col, level.needed_offsets[needed_idx], &view)) {
+        ThrowSql(SqlState::kInternalError, "cannot decode a row: row too short");
+      }
+      FromEngine(view, level.schema.columns[col], &slots[level.slot_base + col]);
+    }
+    return;
+  }
   DecodeLeading(level, row, columns);
   for (uint32_t col : level.needed) {
     FromEngine((*columns)[col], level.schema.columns[col], &slots[level.slot_base + col]);
