@@ -194,12 +194,6 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
 
 }  // namespace
 
-bool EvalPredicate(const BExpr& expr, const Frame& frame) {
-  Value scratch;
-  const Value& value = Eval(expr, frame, &scratch);
-  return Truth(value, expr.pos) == 1;
-}
-
 // The value of a slot, parameter or constant, in place; nullptr for any
 // other expression (and for a missing parameter, which Eval reports).
 inline const Value* Leaf(const BExpr& expr, const Frame& frame) {
@@ -214,6 +208,32 @@ inline const Value* Leaf(const BExpr& expr, const Frame& frame) {
     }
     default: return nullptr;
   }
+}
+
+// A comparison of two non-NULL values: two integers directly (what
+// CompareValues gives them), anything else through CompareValues.
+inline bool CompareNonNull(BinaryOp op, const Value& left, const Value& right, SourcePos pos) {
+  if (left.kind() == ValueKind::kInt && right.kind() == ValueKind::kInt) {
+    const int64_t l = left.as_int(), r = right.as_int();
+    return CompareResult(op, l < r ? -1 : l > r ? 1 : 0);
+  }
+  return CompareResult(op, CompareValues(left, right, pos));
+}
+
+bool EvalPredicate(const BExpr& expr, const Frame& frame) {
+  // A filter comparing slots, parameters or constants (the commonest) is
+  // decided here: no boolean Value is made only to be tested.
+  if (expr.kind == BKind::kCompare) {
+    const Value* left = Leaf(*expr.args[0], frame);
+    const Value* right = left == nullptr ? nullptr : Leaf(*expr.args[1], frame);
+    if (right != nullptr) {
+      return !left->is_null() && !right->is_null() &&
+             CompareNonNull(expr.binary, *left, *right, expr.pos);
+    }
+  }
+  Value scratch;
+  const Value& value = Eval(expr, frame, &scratch);
+  return Truth(value, expr.pos) == 1;
 }
 
 // + and - of two integers, or of a decimal and an integer or a decimal of
@@ -303,8 +323,11 @@ const Value& Eval(const BExpr& expr, const Frame& frame, Value* out) {
       const Value* left = Leaf(*expr.args[0], frame);
       const Value* right = left == nullptr ? nullptr : Leaf(*expr.args[1], frame);
       if (right != nullptr) {  // no scratch needed
-        if (left->is_null() || right->is_null()) out->SetNull();
-        else out->SetBool(CompareResult(expr.binary, CompareValues(*left, *right, expr.pos)));
+        if (left->is_null() || right->is_null()) {
+          out->SetNull();
+        } else {
+          out->SetBool(CompareNonNull(expr.binary, *left, *right, expr.pos));
+        }
         return *out;
       }
       Value left_scratch, right_scratch;
