@@ -87,6 +87,34 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   return append_key(level.schema, level.key_columns, *key_values, key).ok();
 }
 
+// *dst = src without a string copy for a value that is not a text (the
+// batch saves and restores outer slots per row, mostly integers).
+inline void CopyValue(const Value& src, Value* dst) {
+  switch (src.kind()) {
+    case ValueKind::kNull:
+      dst->SetNull();
+      return;
+    case ValueKind::kBool:
+      dst->SetBool(src.as_bool());
+      return;
+    case ValueKind::kInt:
+      dst->SetInt(src.as_int());
+      return;
+    case ValueKind::kDecimal:
+      dst->SetDecimal(src.units(), src.scale());
+      return;
+    case ValueKind::kDouble:
+      dst->SetDouble(src.as_double());
+      return;
+    case ValueKind::kTimestamp:
+      dst->SetTimestamp(src.as_timestamp());
+      return;
+    case ValueKind::kText:
+      *dst = src;
+      return;
+  }
+}
+
 // Decodes the leading level.decode_columns columns of `row` into `columns`.
 void DecodeLeading(const ScanLevel& level, std::string_view row,
                    std::vector<solo::ColumnView>* columns) {
@@ -599,7 +627,7 @@ class Scanner {
     ++batch.count;
     Value* saved = &batch.outer_slots[entry * width];
     for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
-      saved[slot_idx] = slots_[saved_slots_[slot_idx]];
+      CopyValue(slots_[saved_slots_[slot_idx]], &saved[slot_idx]);
     }
     if (batch.count < kJoinLookupBatch) return true;
     return FlushBatch(on_row);
@@ -628,7 +656,7 @@ class Scanner {
       // AddToBatch the outer levels go on with their current row, the last.
       const Value* saved = &batch.outer_slots[entry * width];
       for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
-        slots_[saved_slots_[slot_idx]] = saved[slot_idx];
+        CopyValue(saved[slot_idx], &slots_[saved_slots_[slot_idx]]);
       }
       if (batch.rows[entry].data() == nullptr) continue;  // no such row
       state.primary_key = batch.keys[entry];
