@@ -34,6 +34,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kStringDataRightTruncation, "22001"},
     StateEntry{SqlState::kInvalidTextRepresentation, "22P02"},
     StateEntry{SqlState::kInvalidParameterValue, "22023"},
+    StateEntry{SqlState::kSubstringError, "22011"},
     StateEntry{SqlState::kDatetimeFieldOverflow, "22008"},
     StateEntry{SqlState::kInvalidColumnReference, "42P10"},
     StateEntry{SqlState::kCardinalityViolation, "21000"},

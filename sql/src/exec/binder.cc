@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <set>
 
 #include "exec/ddl.h"
@@ -27,6 +29,38 @@ struct FromItem {
   bool left_join = false;
   std::vector<const Expr*> on;  // LEFT JOIN conditions
 };
+
+// An ORDER BY or GROUP BY item that is a constant, read as PostgreSQL does:
+// an integer constant that fits in 32 bits, also after minus signs (its
+// grammar folds "-1" into a constant), is a select-list position; any other
+// constant (1.5, '1', NULL, TRUE, 3000000000) is 42601 "non-integer constant".
+// Returns the position, unchecked, or nullopt when expr is an expression.
+// clause is "ORDER BY" or "GROUP BY", for the message.
+std::optional<int64_t> ConstantPosition(const Expr& expr, std::string_view clause) {
+  const Expr* operand = &expr;
+  bool negative = false;
+  while (operand->kind == ExprKind::kUnary && operand->As<UnaryExpr>().op == UnaryOp::kNegate) {
+    negative = !negative;
+    operand = operand->As<UnaryExpr>().operand.get();
+  }
+  if (operand->kind != ExprKind::kLiteral) return std::nullopt;
+  const LiteralExpr& literal = operand->As<LiteralExpr>();
+  using Type = LiteralExpr::Type;
+  bool numeric = literal.type == Type::kInteger || literal.type == Type::kDecimal ||
+                 literal.type == Type::kFloat;
+  if (operand != &expr && !numeric) return std::nullopt;  // -'1' is an expression
+  uint64_t position = 0;
+  bool integer = false;
+  if (literal.type == Type::kInteger) {
+    const char* end = literal.text.data() + literal.text.size();
+    auto [parsed_end, error] = std::from_chars(literal.text.data(), end, position);
+    integer = error == std::errc() && parsed_end == end && position <= INT32_MAX;
+  }
+  if (!integer) {
+    ThrowSql(SqlState::kSyntaxError, fmt::format("non-integer constant in {}", clause), expr.pos);
+  }
+  return negative ? -static_cast<int64_t>(position) : static_cast<int64_t>(position);
+}
 
 struct Scope {
   std::vector<FromItem>* items = nullptr;
@@ -1052,13 +1086,12 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   std::vector<int> order_output(select.order_by.size(), -1);
   for (size_t order_idx = 0; order_idx < select.order_by.size(); ++order_idx) {
     const Expr& expr = *select.order_by[order_idx].expr;
-    if (expr.kind == ExprKind::kLiteral && expr.As<LiteralExpr>().type == LiteralExpr::Type::kInteger) {
-      int64_t position = std::atoll(expr.As<LiteralExpr>().text.c_str());
-      if (position < 1 || position > static_cast<int64_t>(outputs.size())) {
-        ThrowSql(SqlState::kSyntaxError,
-                 fmt::format("ORDER BY position {} is not in select list", position), expr.pos);
+    if (std::optional<int64_t> position = ConstantPosition(expr, "ORDER BY")) {
+      if (*position < 1 || *position > static_cast<int64_t>(outputs.size())) {
+        ThrowSql(SqlState::kInvalidColumnReference,
+                 fmt::format("ORDER BY position {} is not in select list", *position), expr.pos);
       }
-      order_output[order_idx] = static_cast<int>(position - 1);
+      order_output[order_idx] = static_cast<int>(*position - 1);
     } else if (expr.kind == ExprKind::kColumnRef && expr.As<ColumnRefExpr>().table.empty()) {
       for (size_t out_idx = 0; out_idx < outputs.size(); ++out_idx) {
         if (outputs[out_idx].expr != nullptr && outputs[out_idx].name == expr.As<ColumnRefExpr>().column &&
@@ -1086,15 +1119,13 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     agg = &agg_context;
     for (const ExprPtr& group : select.group_by) {
       const Expr* expr = group.get();
-      if (expr->kind == ExprKind::kLiteral &&
-          expr->As<LiteralExpr>().type == LiteralExpr::Type::kInteger) {
-        int64_t position = std::atoll(expr->As<LiteralExpr>().text.c_str());
-        if (position < 1 || position > static_cast<int64_t>(outputs.size()) ||
-            outputs[position - 1].expr == nullptr) {
-          ThrowSql(SqlState::kSyntaxError,
-                   fmt::format("GROUP BY position {} is not in select list", position), expr->pos);
+      if (std::optional<int64_t> position = ConstantPosition(*expr, "GROUP BY")) {
+        if (*position < 1 || *position > static_cast<int64_t>(outputs.size()) ||
+            outputs[*position - 1].expr == nullptr) {
+          ThrowSql(SqlState::kInvalidColumnReference,
+                   fmt::format("GROUP BY position {} is not in select list", *position), expr->pos);
         }
-        expr = outputs[position - 1].expr;
+        expr = outputs[*position - 1].expr;
       } else if (expr->kind == ExprKind::kColumnRef && expr->As<ColumnRefExpr>().table.empty()) {
         // An output alias that is not an input column.
         bool input_column = false;

@@ -165,8 +165,7 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
         CastValue(length_value, bigint, &length_int, expr.pos);
         length = length_int.as_int();
         if (length < 0) {
-          ThrowSql(SqlState::kInvalidParameterValue, "negative substring length not allowed",
-                   expr.pos);
+          ThrowSql(SqlState::kSubstringError, "negative substring length not allowed", expr.pos);
         }
       }
       // Characters [start, start + length), 1-based; positions before 1 count.

@@ -46,6 +46,7 @@ enum class SqlState : uint8_t {
   kStringDataRightTruncation,     // 22001
   kInvalidTextRepresentation,     // 22P02
   kInvalidParameterValue,         // 22023
+  kSubstringError,                // 22011 (a negative SUBSTR length)
   kDatetimeFieldOverflow,         // 22008 (e.g. February 30th)
   kInvalidColumnReference,        // 42P10 (e.g. a column in LIMIT)
   kCardinalityViolation,          // 21000 (a scalar subquery gave two rows)
