@@ -872,6 +872,11 @@ std::string FormatTimestamp(int64_t micros) {
 }
 
 TimestampParse ParseTimestamp(std::string_view text, int64_t* micros) {
+  // White space around the value is ignored, as in PostgreSQL.
+  constexpr std::string_view kSpace = " \t\n\r\f\v";
+  size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return TimestampParse::kBadSyntax;
+  text = text.substr(first, text.find_last_not_of(kSpace) - first + 1);
   int year, month, day, hour = 0, minute = 0, second = 0;
   char buffer[64];
   if (text.size() >= sizeof(buffer)) return TimestampParse::kBadSyntax;
@@ -884,21 +889,27 @@ TimestampParse ParseTimestamp(std::string_view text, int64_t* micros) {
   const char* rest = buffer + consumed;
   int64_t fraction = 0;
   if (*rest == ' ' || *rest == 'T') {
+    // HH:MM, then optionally :SS and a fraction.
     int more = 0;
-    if (std::sscanf(rest + 1, "%2d:%2d:%2d%n", &hour, &minute, &second, &more) != 3) {
+    if (std::sscanf(rest + 1, "%2d:%2d%n", &hour, &minute, &more) != 2) {
       return TimestampParse::kBadSyntax;
     }
     rest += 1 + more;
-    if (*rest == '.') {
-      ++rest;
-      int digits = 0;
-      while (*rest >= '0' && *rest <= '9') {
-        if (digits < 6) fraction = fraction * 10 + (*rest - '0');
-        ++digits;
-        ++rest;
-      }
-      if (digits == 0) return TimestampParse::kBadSyntax;
-      for (; digits < 6; ++digits) fraction *= 10;
+    bool has_seconds = *rest == ':';
+    if (has_seconds) {
+      if (std::sscanf(rest + 1, "%2d%n", &second, &more) != 1) return TimestampParse::kBadSyntax;
+      rest += 1 + more;
+    }
+    if (has_seconds && *rest == '.') {
+      // Rounded to microseconds as PostgreSQL does: rint() of the fraction,
+      // read as a double, times 10^6 (so .9999995 carries into the seconds).
+      const char* digits = rest + 1;
+      const char* end = digits;
+      while (*end >= '0' && *end <= '9') ++end;
+      if (end == digits) return TimestampParse::kBadSyntax;
+      std::string decimal = "0." + std::string(digits, end);
+      fraction = static_cast<int64_t>(std::rint(std::strtod(decimal.c_str(), nullptr) * 1e6));
+      rest = end;
     }
   }
   if (*rest != '\0') return TimestampParse::kBadSyntax;

@@ -88,10 +88,12 @@ class Value {
 std::string FormatDecimal(int64_t units, int scale);
 // Formats microseconds since the epoch as "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC).
 std::string FormatTimestamp(int64_t micros);
-// Parses what FormatTimestamp prints (also "YYYY-MM-DD" and a 'T' separator).
-// On success stores the microseconds since the epoch in *micros and returns
-// kOk. Returns kBadSyntax for text of another shape and kFieldOutOfRange for
-// a well-formed text naming a time that does not exist (month 13, February
+// Parses what FormatTimestamp prints, also "YYYY-MM-DD", "YYYY-MM-DD HH:MM",
+// a 'T' separator, white space around the value and more than six fraction
+// digits (rounded to microseconds as PostgreSQL rounds them). On success
+// stores the microseconds since the epoch in *micros and returns kOk.
+// Returns kBadSyntax for text of another shape and kFieldOutOfRange for a
+// well-formed text naming a time that does not exist (month 13, February
 // 30th, hour 24), leaving *micros unchanged. Any thread.
 enum class TimestampParse : uint8_t { kOk, kBadSyntax, kFieldOutOfRange };
 TimestampParse ParseTimestamp(std::string_view text, int64_t* micros);
