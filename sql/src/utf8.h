@@ -15,6 +15,17 @@ namespace solo::sql {
 // eight bytes at a time. Any thread.
 size_t FindInvalidUtf8(std::string_view text);
 
+// Bytes of the UTF-8 character whose first byte is `lead`, for text already
+// checked by FindInvalidUtf8 (1 for ASCII, and for a byte that starts no
+// sequence). Any thread.
+inline size_t Utf8CharLength(char lead) {
+  const auto byte = static_cast<unsigned char>(lead);
+  if (byte < 0xC0) return 1;
+  if (byte < 0xE0) return 2;
+  if (byte < 0xF0) return 3;
+  return 4;
+}
+
 // PostgreSQL's message for the invalid sequence at `offset` of text (as
 // found by FindInvalidUtf8): invalid byte sequence for encoding "UTF8": 0xc3 0x28
 std::string InvalidUtf8Message(std::string_view text, size_t offset);

@@ -8,6 +8,7 @@
 
 #include "exec/value_ops.h"
 #include "solo/codec.h"
+#include "utf8.h"
 
 namespace solo::sql {
 namespace {
@@ -175,11 +176,7 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
       std::string result;
       int64_t char_pos = 0;
       for (size_t byte = 0; byte < text.size();) {
-        size_t len = 1;
-        unsigned char lead = static_cast<unsigned char>(text[byte]);
-        if (lead >= 0xF0) len = 4;
-        else if (lead >= 0xE0) len = 3;
-        else if (lead >= 0xC0) len = 2;
+        const size_t len = Utf8CharLength(text[byte]);
         ++char_pos;
         if (char_pos >= start && char_pos < end) result.append(text, byte, len);
         byte += len;

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "utf8.h"
+
 namespace solo::sql {
 
 const int64_t kPow10[19] = {1LL,
@@ -767,16 +769,6 @@ void AppendHashKey(const Value& value, std::string* out) {
 }
 
 namespace {
-
-// Bytes of the UTF-8 character whose first byte is `lead` (1 for ASCII and
-// for a byte that starts none).
-size_t Utf8CharLength(char lead) {
-  const auto byte = static_cast<unsigned char>(lead);
-  if (byte < 0xC0) return 1;
-  if (byte < 0xE0) return 2;
-  if (byte < 0xF0) return 3;
-  return 4;
-}
 
 // The bytes of the character that starts at pattern[p] (cut at the end).
 std::string_view CharAt(std::string_view pattern, size_t p) {
