@@ -4,6 +4,7 @@
 //
 //   compare-table A.json [B.json ...]
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,13 +60,10 @@ std::string checks_cell(const json& doc) {
     audit_ok += entry["ok"].get<bool>() ? 1 : 0;
   }
   std::string audit = fmt::format("audit {}/{}", audit_ok, audit_judged);
-  if (not_judged > 0 && not_applicable > 0) {
-    audit += fmt::format(" ({} not judged, {} n/a)", not_judged, not_applicable);
-  } else if (not_judged > 0) {
-    audit += fmt::format(" ({} not judged)", not_judged);
-  } else if (not_applicable > 0) {
-    audit += fmt::format(" ({} n/a)", not_applicable);
-  }
+  std::vector<std::string> apart;
+  if (not_judged > 0) apart.push_back(fmt::format("{} not judged", not_judged));
+  if (not_applicable > 0) apart.push_back(fmt::format("{} n/a", not_applicable));
+  if (!apart.empty()) audit += fmt::format(" ({})", fmt::join(apart, ", "));
   std::string rows;
   if (checks.contains("cardinality")) {
     rows = checks["cardinality"]["ok"].get<bool>() ? " rows ok" : " rows FAIL";
