@@ -727,6 +727,27 @@ void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Va
   }
 }
 
+namespace {
+
+// A double's key as the DECIMAL of its shortest text would have it
+// ("M{units}e{scale}", no trailing zeros), so that DISTINCT and GROUP BY
+// put -2.25 the double and -2.25 the decimal together, as they compare
+// equal. False (nothing appended) when that text has an exponent or more
+// digits than a DECIMAL holds.
+bool AppendDecimalKey(double number, std::string* out) {
+  const std::string text = fmt::format("{}", number);
+  if (text.find_first_of("eEn") != std::string::npos) return false;  // exponent, inf, nan
+  const size_t point = text.find('.');
+  if (point == std::string::npos) return false;
+  const size_t scale = text.size() - point - 1;
+  std::string digits = text.substr(0, point) + text.substr(point + 1);
+  if (scale > 18 || digits.size() > 19) return false;  // '-' counted: safely within int64
+  out->append(fmt::format("M{}e{}", std::stoll(digits), scale));
+  return true;
+}
+
+}  // namespace
+
 void AppendHashKey(const Value& value, std::string* out) {
   char tag;
   switch (value.kind()) {
@@ -744,7 +765,7 @@ void AppendHashKey(const Value& value, std::string* out) {
         tag = 'I';
         out->push_back(tag);
         out->append(std::to_string(static_cast<int64_t>(number)));
-      } else {
+      } else if (!AppendDecimalKey(number, out)) {
         out->append(fmt::format("D{}", number));
       }
       out->push_back(';');
