@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
@@ -492,6 +493,38 @@ int64_t ToInteger(const Value& value, SourcePos pos) {
            pos);
 }
 
+// A double as PostgreSQL's float8_numeric converts it: its 15 significant
+// digits (DBL_DIG, "%.15g"), then rounded half away from zero to `scale`
+// places, so -0.5 gives -1 and 0.0025 at scale 3 gives 0.003 (scaling the
+// binary value and rounding it to even gave 0 and 0.002). False when the
+// units do not fit 64 bits or the double is not finite.
+bool DoubleToUnits(double number, int scale, int64_t* units) {
+  if (!std::isfinite(number)) return false;
+  char text[40];
+  std::snprintf(text, sizeof text, "%.14e", number);  // [-]d.dddddddddddddde[+-]XX
+  const char* cursor = text;
+  const bool negative = *cursor == '-';
+  if (negative) ++cursor;
+  __int128 mantissa = 0;  // the 15 digits
+  for (; *cursor != 'e'; ++cursor) {
+    if (*cursor != '.') mantissa = mantissa * 10 + (*cursor - '0');
+  }
+  const int shift = std::atoi(cursor + 1) - 14 + scale;  // units = mantissa * 10^shift
+  if (shift > 18) return mantissa == 0 ? (*units = 0, true) : false;
+  if (shift >= 0) {
+    mantissa *= kPow10[shift];
+  } else if (shift >= -18) {
+    const __int128 divisor = kPow10[-shift];
+    mantissa = (mantissa + divisor / 2) / divisor;
+  } else {
+    mantissa = 0;  // below half a unit: 15 digits are less than 10^15
+  }
+  if (negative) mantissa = -mantissa;
+  if (!FitsInt64(mantissa)) return false;
+  *units = static_cast<int64_t>(mantissa);
+  return true;
+}
+
 // Shared by CastValue and ToEngine; `assign` selects assignment rules.
 void Convert(const Value& value, const solo::ColumnDef& column, Value* out, SourcePos pos, bool assign) {
   if (value.is_null()) {
@@ -534,9 +567,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       }
       int64_t units;
       if (source->kind() == ValueKind::kDouble) {
-        double scaled = std::nearbyint(source->as_double() * static_cast<double>(kPow10[column.scale]));
-        if (!(scaled > -9.2e18 && scaled < 9.2e18)) Overflow(pos);
-        units = static_cast<int64_t>(scaled);
+        if (!DoubleToUnits(source->as_double(), column.scale, &units)) Overflow(pos);
       } else {
         int64_t su;
         int ss;
