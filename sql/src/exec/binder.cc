@@ -853,7 +853,9 @@ PathChoice Binder::ChoosePath(const FromItem& item, uint32_t item_idx, uint64_t 
         bool fixed = false;
         for (size_t eq = 0; eq < choice.equal.size(); ++eq) fixed |= choice.key_columns[eq] == column;
         if (fixed) continue;
-        if (key_pos >= choice.key_columns.size()) break;  // the key is unique: later keys are ties
+        // The key is unique: this item's later columns are ties. Not another
+        // item's (checked above): a join repeats this row for each of its rows.
+        if (key_pos >= choice.key_columns.size()) continue;
         if (choice.key_columns[key_pos] != column || desc != descending ||
             !item.table->schema.columns[column].not_null) {
           ok = false;
