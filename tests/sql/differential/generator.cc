@@ -169,6 +169,7 @@ class Gen {
   std::string Atom(const Scope& scope);
   std::string SubqueryPred(const Scope& scope);
   std::string SelectList(const Scope& scope, int* count);
+  std::string LimitedList(const Scope& scope, const std::string& limit, int* count);
   std::string OrderByAll(int count);
   std::string LimitOffset();
   std::vector<Step> SimpleSelect();
@@ -191,6 +192,10 @@ class Gen {
   // because the engines evaluate AND and OR operands, and visit rows, in
   // different orders: which error comes first would differ (README.md).
   int no_fail_depth_ = 0;
+  // > 0 while a text for a VARCHAR(n) is generated (an assignment, a CAST):
+  // ASCII only, because solo counts VARCHAR(n)'s n in bytes, PostgreSQL in
+  // characters (README.md "Findings").
+  int ascii_depth_ = 0;
 };
 
 // A number-valued expression. Integer columns are widened to BIGINT before
@@ -198,7 +203,7 @@ class Gen {
 // 16 bits, solo in 64 (README.md "Exclusions").
 std::string Gen::Num(const Scope& scope, int depth) {
   std::vector<Ref> numbers = RefsOf(scope, IsNumber);
-  const int choice = static_cast<int>(rng_.Below(depth > 1 ? 3 : 10));
+  const int choice = static_cast<int>(rng_.Below(depth > 1 ? 3 : 14));
   if (numbers.empty() || choice == 0) return LiteralOf(rng_, rng_.Chance(70) ? Type::kInt4 : Type::kNumeric);
   const Ref& ref = rng_.Pick(numbers);
   const Type type = ref.column->type;
@@ -230,14 +235,35 @@ std::string Gen::Num(const Scope& scope, int depth) {
       return "CASE WHEN " + Pred(scope, depth + 1) + " THEN " + widened + " ELSE " +
              (type == Type::kDouble ? "0.5" : "-1") + " END";
     case 8: return "(-" + widened + ")";
+    case 10: {
+      // Where no failure is allowed, a type every value fits.
+      static const std::vector<std::string> kIntegers = {"INTEGER", "SMALLINT", "BIGINT"};
+      return "CAST(" + ref.Sql() + " AS " + (no_fail_depth_ > 0 ? "BIGINT" : rng_.Pick(kIntegers)) +
+             ")";
+    }
+    case 11: {
+      static const std::vector<std::string> kDecimals = {"NUMERIC(12,3)", "NUMERIC(5,1)",
+                                                         "NUMERIC(18,0)"};
+      return "CAST(" + ref.Sql() + " AS " +
+             (no_fail_depth_ > 0 ? "NUMERIC(18,3)" : rng_.Pick(kDecimals)) + ")";
+    }
+    case 12:
+      return "NULLIF(" + ref.Sql() + ", " + LiteralOf(rng_, type) + ")";
+    case 13:
+      return "CAST(" + ref.Sql() + " AS DOUBLE PRECISION)";
     default: return "(" + widened + " + " + widened + ")";
   }
 }
 
+bool IsVarchar(Type type) {
+  return type == Type::kVarchar;
+}
+
 std::string Gen::Str(const Scope& scope, int depth) {
-  std::vector<Ref> strings = RefsOf(scope, IsString);
-  const int choice = static_cast<int>(rng_.Below(depth > 1 ? 2 : 9));
-  if (strings.empty() || choice == 0) return rng_.Pick(kTextValues);
+  std::vector<Ref> strings = RefsOf(scope, ascii_depth_ > 0 ? IsVarchar : IsString);
+  const int choice = static_cast<int>(rng_.Below(depth > 1 ? 2 : 11));
+  if (strings.empty() || choice == 0)
+    return rng_.Pick(ascii_depth_ > 0 ? kVarcharValues : kTextValues);
   const std::string col = rng_.Pick(strings).Sql();
   switch (choice) {
     case 1:
@@ -253,6 +279,18 @@ std::string Gen::Str(const Scope& scope, int depth) {
       return call + ")";
     }
     case 7: return "(" + col + " || " + Str(scope, depth + 1) + ")";
+    case 9: {
+      // Numbers as text (not timestamps: README.md "Exclusions").
+      std::vector<Ref> numbers = RefsOf(scope, IsNumber);
+      if (numbers.empty()) return col;
+      return "CAST(" + rng_.Pick(numbers).Sql() + " AS TEXT)";
+    }
+    case 10: {
+      ++ascii_depth_;
+      std::string operand = Str(scope, depth + 1);
+      --ascii_depth_;
+      return "CAST(" + operand + " AS VARCHAR(3))";  // an explicit cast cuts
+    }
     default: return "COALESCE(" + col + ", " + rng_.Pick(kVarcharValues) + ")";
   }
 }
@@ -338,6 +376,11 @@ std::string Gen::SubqueryPred(const Scope& scope) {
   std::vector<Ref> outer_strings = RefsOf(scope, IsString);
   std::vector<Ref> inner_strings = RefsOf(inner_scope, IsString);
   const std::string maybe_not = rng_.Chance(35) ? "NOT " : "";
+  if (rng_.Chance(10) && !inner_numbers.empty()) {
+    // NULL against an empty or non-empty subquery: FALSE or NULL.
+    return "NULL " + maybe_not + "IN (SELECT " + rng_.Pick(inner_numbers).Sql() + from + where +
+           ")";
+  }
   switch (rng_.Below(4)) {
     case 0:
       if (!outer_strings.empty() && !inner_strings.empty()) {
@@ -387,6 +430,16 @@ std::string Gen::SelectList(const Scope& scope, int* count) {
   return list;
 }
 
+// A select list that cannot fail when a LIMIT follows: PostgreSQL may read
+// only the rows it needs (an index's order and an incremental sort), so a
+// failing value in a row it never reads fails on solo alone.
+std::string Gen::LimitedList(const Scope& scope, const std::string& limit, int* count) {
+  if (!limit.empty()) ++no_fail_depth_;
+  std::string list = SelectList(scope, count);
+  if (!limit.empty()) --no_fail_depth_;
+  return list;
+}
+
 std::string Gen::OrderByAll(int count) {
   std::string order = " ORDER BY ";
   for (int position = 1; position <= count; ++position) {
@@ -406,10 +459,12 @@ std::string Gen::LimitOffset() {
 std::vector<Step> Gen::SimpleSelect() {
   const Table& table = rng_.Pick(Tables());
   const Scope scope = ScopeOf(table, "");
+  const bool ordered = rng_.Chance(50);
+  const std::string limit = ordered ? LimitOffset() : "";
   int count = 0;
-  std::string sql = "SELECT " + std::string(rng_.Chance(15) ? "DISTINCT " : "") + SelectList(scope, &count) +
-                    " FROM " + table.name + WhereOrNot(scope);
-  if (rng_.Chance(50)) return {{sql + OrderByAll(count) + LimitOffset(), true}};
+  std::string sql = "SELECT " + std::string(rng_.Chance(15) ? "DISTINCT " : "") +
+                    LimitedList(scope, limit, &count) + " FROM " + table.name + WhereOrNot(scope);
+  if (ordered) return {{sql + OrderByAll(count) + limit, true}};
   return {{sql, false}};
 }
 
@@ -521,11 +576,14 @@ std::vector<Step> Gen::Join() {
       break;
     }
   }
-  const std::string where = from == "t1, t2" ? " WHERE " + rng_.Pick(kOn) + " AND " + Pred(scope, 1) : WhereOrNot(scope);
-  int count = 0;
-  std::string sql = "SELECT " + SelectList(scope, &count) + " FROM " + from + where;
+  const std::string where =
+      from == "t1, t2" ? " WHERE " + rng_.Pick(kOn) + " AND " + Pred(scope, 1) : WhereOrNot(scope);
   if (rng_.Chance(15)) return {{"SELECT COUNT(*), COUNT(t2.k1) FROM " + from + where, false}};
-  if (rng_.Chance(50)) return {{sql + OrderByAll(count) + LimitOffset(), true}};
+  const bool ordered = rng_.Chance(50);
+  const std::string limit = ordered ? LimitOffset() : "";
+  int count = 0;
+  std::string sql = "SELECT " + LimitedList(scope, limit, &count) + " FROM " + from + where;
+  if (ordered) return {{sql + OrderByAll(count) + limit, true}};
   return {{sql, false}};
 }
 
@@ -634,7 +692,9 @@ std::vector<Step> Gen::Update() {
     } else if (column.type == Type::kDouble) {
       value = column.name + " * 2.5";
     } else if (IsString(column.type)) {
+      if (column.type == Type::kVarchar) ++ascii_depth_;
       value = Str(scope, 1);
+      if (column.type == Type::kVarchar) --ascii_depth_;
     } else if (column.type == Type::kBool) {
       value = "NOT " + column.name;
     } else {
