@@ -57,7 +57,8 @@ struct Options {
 uint64_t ParseNumber(const char* flag, const char* text) {
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || *text == '-') BadUsage(std::string(flag) + " needs a number");
+  if (*text == '\0' || *end != '\0' || *text == '-')
+    BadUsage(std::string(flag) + " needs a number");
   return value;
 }
 
@@ -114,17 +115,20 @@ bool RunSeed(uint64_t seed, const Options& options, PgEngine& pg, Tally* tally) 
     }
     const Step& step = steps[step_idx++];
     ++statement_number;
-    if (options.verbose) std::printf("%llu/%d: %s\n", static_cast<unsigned long long>(seed), statement_number, step.sql.c_str());
+    if (options.verbose)
+      std::printf("%llu/%d: %s\n", static_cast<unsigned long long>(seed), statement_number,
+                  step.sql.c_str());
     const Outcome solo_outcome = solo.Run(step.sql);
     const Outcome pg_outcome = pg.Run(step.sql);
     ++tally->statements;
     if (!solo_outcome.ok && !pg_outcome.ok) ++tally->errors;
     tally->rows += pg_outcome.rows.size();
     if (!SameOutcome(solo_outcome, pg_outcome, step.ordered)) {
-      std::printf("DIFFERENCE at seed %llu, statement %d (%s):\n  %s\n--- solo: %s--- postgres: %s\n",
-                  static_cast<unsigned long long>(seed), statement_number,
-                  step.ordered ? "rows compared in order" : "rows compared as multisets", step.sql.c_str(),
-                  Describe(solo_outcome).c_str(), Describe(pg_outcome).c_str());
+      std::printf(
+          "DIFFERENCE at seed %llu, statement %d (%s):\n  %s\n--- solo: %s--- postgres: %s\n",
+          static_cast<unsigned long long>(seed), statement_number,
+          step.ordered ? "rows compared in order" : "rows compared as multisets", step.sql.c_str(),
+          Describe(solo_outcome).c_str(), Describe(pg_outcome).c_str());
       std::fflush(stdout);
       return false;
     }
@@ -150,15 +154,20 @@ int Main(int argc, char** argv) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%llu seed(s) from %llu, %llu statements (%llu failing alike on both), %llu rows, "
-              "%.1f s: %llu seed(s) differ\n",
-              static_cast<unsigned long long>(options.seeds), static_cast<unsigned long long>(options.first_seed),
-              static_cast<unsigned long long>(tally.statements), static_cast<unsigned long long>(tally.errors),
-              static_cast<unsigned long long>(tally.rows), seconds, static_cast<unsigned long long>(failed_seeds));
+  std::printf(
+      "%llu seed(s) from %llu, %llu statements (%llu failing alike on both), %llu rows, "
+      "%.1f s: %llu seed(s) differ\n",
+      static_cast<unsigned long long>(options.seeds),
+      static_cast<unsigned long long>(options.first_seed),
+      static_cast<unsigned long long>(tally.statements),
+      static_cast<unsigned long long>(tally.errors), static_cast<unsigned long long>(tally.rows),
+      seconds, static_cast<unsigned long long>(failed_seeds));
   return failed_seeds == 0 ? 0 : 1;
 }
 
 }  // namespace
 }  // namespace solo::sql::differential
 
-int main(int argc, char** argv) { return solo::sql::differential::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return solo::sql::differential::Main(argc, argv);
+}

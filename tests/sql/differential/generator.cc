@@ -30,36 +30,49 @@ struct Table {
 };
 
 // Vocabularies. Duplicates, negatives and each type's boundaries on purpose.
-const std::vector<std::string> kInt2Values = {"0", "1", "-1", "2", "3", "5", "-5", "7", "100",
-                                              "-100", "32767", "-32768"};
-const std::vector<std::string> kInt4Values = {"0", "1", "-1", "2", "3", "4", "5", "-5", "10",
-                                              "42", "-1000", "2147483647", "-2147483648"};
+const std::vector<std::string> kInt2Values = {"0",  "1", "-1",  "2",    "3",     "5",
+                                              "-5", "7", "100", "-100", "32767", "-32768"};
+const std::vector<std::string> kInt4Values = {
+    "0", "1", "-1", "2", "3", "4", "5", "-5", "10", "42", "-1000", "2147483647", "-2147483648"};
 const std::vector<std::string> kSmallInt4Values = {"0", "1", "2", "3", "4", "5", "-1", "-2", "7"};
-const std::vector<std::string> kWideInt8Values = {
-    "0", "1", "-1", "3", "1000000000000", "-1000000000000", "4294967296",
-    "9223372036854775807", "-9223372036854775808", "9223372036854775806"};
-const std::vector<std::string> kInt8Values = {"0", "1", "-1", "3", "17", "-40", "1000000",
-                                              "123456789012", "-5"};
-const std::vector<std::string> kNumeric102Values = {"12.34", "-0.01", "0", "1.005", "99999999.99",
-                                                    "-99999999.99", "3", "2.5", "-7.25", "0.5"};
-const std::vector<std::string> kNumeric63Values = {"1.5", "-2.125", "0.001", "999.999", "-999.999",
-                                                   "0", "3", "2.0005", "1.5"};
-const std::vector<std::string> kNumeric41Values = {"1.5", "-2.5", "0", "999.9", "3", "0.05", "-0.04"};
-const std::vector<std::string> kDoubleValues = {"0",    "1.5", "-2.25", "1e10", "0.1",
-                                                "3",    "-0.5", "1e-5", "2.5e-3", "100"};
-const std::vector<std::string> kVarcharValues = {"''",      "'a'",     "'ab'",   "'abc'",
-                                                 "'B'",     "'Ab'",    "'a%b'",  "'x_y'",
-                                                 "' pad '", "'zz'",    "'abcdef'", "'b'",
-                                                 "'a''q'",  "'a\\b'"};
-const std::vector<std::string> kTextValues = {"''",   "'a'",     "'ab'",      "'abc'",  "'B'",
-                                              "'Ab'", "'a%b'",   "'x_y'",     "' pad '", "'zz'",
-                                              "'b'",  "'\xc3\x9c'", "'hello world'", "'A b C'"};
-const std::vector<std::string> kKeyTextValues = {"'a'", "'ab'", "'b'", "'B'", "''", "'zz'", "'abc'"};
+const std::vector<std::string> kWideInt8Values = {"0",
+                                                  "1",
+                                                  "-1",
+                                                  "3",
+                                                  "1000000000000",
+                                                  "-1000000000000",
+                                                  "4294967296",
+                                                  "9223372036854775807",
+                                                  "-9223372036854775808",
+                                                  "9223372036854775806"};
+const std::vector<std::string> kInt8Values = {"0",   "1",       "-1",           "3", "17",
+                                              "-40", "1000000", "123456789012", "-5"};
+const std::vector<std::string> kNumeric102Values = {
+    "12.34", "-0.01", "0", "1.005", "99999999.99", "-99999999.99", "3", "2.5", "-7.25", "0.5"};
+const std::vector<std::string> kNumeric63Values = {"1.5", "-2.125", "0.001",  "999.999", "-999.999",
+                                                   "0",   "3",      "2.0005", "1.5"};
+const std::vector<std::string> kNumeric41Values = {"1.5", "-2.5", "0",    "999.9",
+                                                   "3",   "0.05", "-0.04"};
+const std::vector<std::string> kDoubleValues = {"0", "1.5",  "-2.25", "1e10",   "0.1",
+                                                "3", "-0.5", "1e-5",  "2.5e-3", "100"};
+const std::vector<std::string> kVarcharValues = {"''",       "'a'",   "'ab'",   "'abc'",   "'B'",
+                                                 "'Ab'",     "'a%b'", "'x_y'",  "' pad '", "'zz'",
+                                                 "'abcdef'", "'b'",   "'a''q'", "'a\\b'"};
+const std::vector<std::string> kTextValues = {
+    "''",    "'a'",     "'ab'", "'abc'", "'B'",        "'Ab'",          "'a%b'",
+    "'x_y'", "' pad '", "'zz'", "'b'",   "'\xc3\x9c'", "'hello world'", "'A b C'"};
+const std::vector<std::string> kKeyTextValues = {"'a'", "'ab'", "'b'",  "'B'",
+                                                 "''",  "'zz'", "'abc'"};
 const std::vector<std::string> kBoolValues = {"TRUE", "FALSE"};
-const std::vector<std::string> kTimestampValues = {
-    "'2024-02-29 12:34:56.123456'", "'2000-01-01 00:00:00'", "'1999-12-31 23:59:59.9999995'",
-    "'1970-01-01 00:00:00'",        "'1969-12-31 23:59:59.5'", "'2024-01-01 10:00'",
-    "'2024-01-01'",                 "'2030-06-15 08:00:00.5'", "'2024-01-01 10:00:00.000001'"};
+const std::vector<std::string> kTimestampValues = {"'2024-02-29 12:34:56.123456'",
+                                                   "'2000-01-01 00:00:00'",
+                                                   "'1999-12-31 23:59:59.9999995'",
+                                                   "'1970-01-01 00:00:00'",
+                                                   "'1969-12-31 23:59:59.5'",
+                                                   "'2024-01-01 10:00'",
+                                                   "'2024-01-01'",
+                                                   "'2030-06-15 08:00:00.5'",
+                                                   "'2024-01-01 10:00:00.000001'"};
 
 std::vector<Table> MakeTables() {
   std::vector<Table> tables(3);
@@ -108,15 +121,23 @@ const std::vector<Table>& Tables() {
   return tables;
 }
 
-bool IsInteger(Type type) { return type == Type::kInt2 || type == Type::kInt4 || type == Type::kInt8; }
-bool IsNumber(Type type) { return IsInteger(type) || type == Type::kDouble || type == Type::kNumeric; }
-bool IsString(Type type) { return type == Type::kVarchar || type == Type::kText; }
+bool IsInteger(Type type) {
+  return type == Type::kInt2 || type == Type::kInt4 || type == Type::kInt8;
+}
+bool IsNumber(Type type) {
+  return IsInteger(type) || type == Type::kDouble || type == Type::kNumeric;
+}
+bool IsString(Type type) {
+  return type == Type::kVarchar || type == Type::kText;
+}
 
 // A column as an expression sees it: its qualifier ("" when unqualified).
 struct Ref {
   std::string qualifier;
   const Column* column;
-  std::string Sql() const { return qualifier.empty() ? column->name : qualifier + "." + column->name; }
+  std::string Sql() const {
+    return qualifier.empty() ? column->name : qualifier + "." + column->name;
+  }
 };
 
 // The columns in scope of one query level, and what its subqueries may use.
@@ -139,19 +160,29 @@ std::vector<Ref> RefsOf(const Scope& scope, bool (*want)(Type)) {
   return found;
 }
 
-std::string Literal(Rng& rng, const Column& column) { return rng.Pick(*column.values); }
+std::string Literal(Rng& rng, const Column& column) {
+  return rng.Pick(*column.values);
+}
 
 std::string LiteralOf(Rng& rng, Type type) {
   switch (type) {
-    case Type::kInt2: return rng.Pick(kInt2Values);
-    case Type::kInt4: return rng.Pick(kSmallInt4Values);
-    case Type::kInt8: return rng.Pick(kInt8Values);
-    case Type::kNumeric: return rng.Pick(kNumeric102Values);
-    case Type::kDouble: return rng.Pick(kDoubleValues);
+    case Type::kInt2:
+      return rng.Pick(kInt2Values);
+    case Type::kInt4:
+      return rng.Pick(kSmallInt4Values);
+    case Type::kInt8:
+      return rng.Pick(kInt8Values);
+    case Type::kNumeric:
+      return rng.Pick(kNumeric102Values);
+    case Type::kDouble:
+      return rng.Pick(kDoubleValues);
     case Type::kVarchar:
-    case Type::kText: return rng.Pick(kVarcharValues);
-    case Type::kBool: return rng.Pick(kBoolValues);
-    case Type::kTimestamp: return rng.Pick(kTimestampValues);
+    case Type::kText:
+      return rng.Pick(kVarcharValues);
+    case Type::kBool:
+      return rng.Pick(kBoolValues);
+    case Type::kTimestamp:
+      return rng.Pick(kTimestampValues);
   }
   return "NULL";
 }
@@ -204,14 +235,17 @@ class Gen {
 std::string Gen::Num(const Scope& scope, int depth) {
   std::vector<Ref> numbers = RefsOf(scope, IsNumber);
   const int choice = static_cast<int>(rng_.Below(depth > 1 ? 3 : 14));
-  if (numbers.empty() || choice == 0) return LiteralOf(rng_, rng_.Chance(70) ? Type::kInt4 : Type::kNumeric);
+  if (numbers.empty() || choice == 0)
+    return LiteralOf(rng_, rng_.Chance(70) ? Type::kInt4 : Type::kNumeric);
   const Ref& ref = rng_.Pick(numbers);
   const Type type = ref.column->type;
   if (no_fail_depth_ > 0 && !ref.column->summable && choice != 5 && choice != 6) return ref.Sql();
-  std::string widened = IsInteger(type) && type != Type::kInt8 ? "CAST(" + ref.Sql() + " AS BIGINT)" : ref.Sql();
+  std::string widened =
+      IsInteger(type) && type != Type::kInt8 ? "CAST(" + ref.Sql() + " AS BIGINT)" : ref.Sql();
   switch (choice) {
     case 1:
-    case 2: return ref.Sql();
+    case 2:
+      return ref.Sql();
     case 3: {
       static const std::vector<std::string> kOps = {"+", "-", "*", "/", "%"};
       std::string op = rng_.Pick(kOps);
@@ -223,18 +257,23 @@ std::string Gen::Num(const Scope& scope, int depth) {
       // Not with the column of int64 extremes: c + n would pass 64-bit
       // DECIMAL units (README.md). Not / or %: the right side may be a DECIMAL
       // (README.md) or a DOUBLE (no % in PostgreSQL).
-      if (rng_.Chance(30) && type == Type::kInt8 && ref.column->summable && op != "/" && op != "%") {
+      if (rng_.Chance(30) && type == Type::kInt8 && ref.column->summable && op != "/" &&
+          op != "%") {
         return "(" + widened + " " + op + " " + Num(scope, depth + 1) + ")";
       }
       return "(" + widened + " " + op + " " + rng_.Pick(operands) + ")";
     }
-    case 4: return "ABS(" + widened + ")";
-    case 5: return "COALESCE(" + ref.Sql() + ", " + LiteralOf(rng_, type) + ")";
-    case 6: return "LENGTH(" + Str(scope, depth + 1) + ")";
+    case 4:
+      return "ABS(" + widened + ")";
+    case 5:
+      return "COALESCE(" + ref.Sql() + ", " + LiteralOf(rng_, type) + ")";
+    case 6:
+      return "LENGTH(" + Str(scope, depth + 1) + ")";
     case 7:
       return "CASE WHEN " + Pred(scope, depth + 1) + " THEN " + widened + " ELSE " +
              (type == Type::kDouble ? "0.5" : "-1") + " END";
-    case 8: return "(-" + widened + ")";
+    case 8:
+      return "(-" + widened + ")";
     case 10: {
       // Where no failure is allowed, a type every value fits.
       static const std::vector<std::string> kIntegers = {"INTEGER", "SMALLINT", "BIGINT"};
@@ -251,7 +290,8 @@ std::string Gen::Num(const Scope& scope, int depth) {
       return "NULLIF(" + ref.Sql() + ", " + LiteralOf(rng_, type) + ")";
     case 13:
       return "CAST(" + ref.Sql() + " AS DOUBLE PRECISION)";
-    default: return "(" + widened + " + " + widened + ")";
+    default:
+      return "(" + widened + " + " + widened + ")";
   }
 }
 
@@ -267,10 +307,14 @@ std::string Gen::Str(const Scope& scope, int depth) {
   const std::string col = rng_.Pick(strings).Sql();
   switch (choice) {
     case 1:
-    case 2: return col;
-    case 3: return "UPPER(" + col + ")";
-    case 4: return "LOWER(" + Str(scope, depth + 1) + ")";
-    case 5: return "TRIM(" + col + ")";
+    case 2:
+      return col;
+    case 3:
+      return "UPPER(" + col + ")";
+    case 4:
+      return "LOWER(" + Str(scope, depth + 1) + ")";
+    case 5:
+      return "TRIM(" + col + ")";
     case 6: {
       static const std::vector<std::string> kStart = {"0", "1", "2", "-1", "3"};
       static const std::vector<std::string> kLength = {"0", "1", "2", "5"};
@@ -278,7 +322,8 @@ std::string Gen::Str(const Scope& scope, int depth) {
       if (rng_.Chance(60)) call += ", " + rng_.Pick(kLength);
       return call + ")";
     }
-    case 7: return "(" + col + " || " + Str(scope, depth + 1) + ")";
+    case 7:
+      return "(" + col + " || " + Str(scope, depth + 1) + ")";
     case 9: {
       // Numbers as text (not timestamps: README.md "Exclusions").
       std::vector<Ref> numbers = RefsOf(scope, IsNumber);
@@ -291,7 +336,8 @@ std::string Gen::Str(const Scope& scope, int depth) {
       --ascii_depth_;
       return "CAST(" + operand + " AS VARCHAR(3))";  // an explicit cast cuts
     }
-    default: return "COALESCE(" + col + ", " + rng_.Pick(kVarcharValues) + ")";
+    default:
+      return "COALESCE(" + col + ", " + rng_.Pick(kVarcharValues) + ")";
   }
 }
 
@@ -303,7 +349,8 @@ std::string Gen::Atom(const Scope& scope) {
   const std::string col = ref.Sql();
   const std::string maybe_not = rng_.Chance(25) ? "NOT " : "";
   switch (rng_.Below(9)) {
-    case 0: return col + " IS " + maybe_not + "NULL";
+    case 0:
+      return col + " IS " + maybe_not + "NULL";
     case 1:
       if (column.type == Type::kBool) return rng_.Chance(50) ? col : "NOT " + col;
       return col + " " + rng_.Pick(kCmp) + " " + Literal(rng_, column);
@@ -317,10 +364,11 @@ std::string Gen::Atom(const Scope& scope) {
     }
     case 3:
       if (column.type == Type::kBool) return col + " IS NOT NULL";
-      return col + " " + maybe_not + "BETWEEN " + Literal(rng_, column) + " AND " + Literal(rng_, column);
+      return col + " " + maybe_not + "BETWEEN " + Literal(rng_, column) + " AND " +
+             Literal(rng_, column);
     case 4: {
-      static const std::vector<std::string> kPatterns = {"'a%'", "'%b'", "'_b%'", "'%\\%%'", "'a\\_%'",
-                                                         "'%'",  "''",   "'A%'",  "'%a%'",   "'__'"};
+      static const std::vector<std::string> kPatterns = {
+          "'a%'", "'%b'", "'_b%'", "'%\\%%'", "'a\\_%'", "'%'", "''", "'A%'", "'%a%'", "'__'"};
       std::vector<Ref> strings = RefsOf(scope, IsString);
       if (strings.empty()) return Num(scope, 1) + " > 0";
       std::string pattern = rng_.Pick(kPatterns);
@@ -328,8 +376,10 @@ std::string Gen::Atom(const Scope& scope) {
       if (rng_.Chance(10)) like = rng_.Pick(strings).Sql() + " LIKE 'a!%%' ESCAPE '!'";
       return like;
     }
-    case 5: return Num(scope, 1) + " " + rng_.Pick(kCmp) + " " + Num(scope, 1);
-    case 6: return Str(scope, 1) + " " + rng_.Pick(kCmp) + " " + Str(scope, 1);
+    case 5:
+      return Num(scope, 1) + " " + rng_.Pick(kCmp) + " " + Num(scope, 1);
+    case 6:
+      return Str(scope, 1) + " " + rng_.Pick(kCmp) + " " + Str(scope, 1);
     case 7:
       if (scope.depth < 2) return SubqueryPred(scope);
       return col + " IS NULL";
@@ -356,10 +406,14 @@ std::string Gen::Pred(const Scope& scope, int depth) {
   } nesting(no_fail_depth_);
   if (depth >= 2) return Atom(scope);
   switch (rng_.Below(6)) {
-    case 0: return "(" + Pred(scope, depth + 1) + " AND " + Pred(scope, depth + 1) + ")";
-    case 1: return "(" + Pred(scope, depth + 1) + " OR " + Pred(scope, depth + 1) + ")";
-    case 2: return "NOT (" + Pred(scope, depth + 1) + ")";
-    default: return Atom(scope);
+    case 0:
+      return "(" + Pred(scope, depth + 1) + " AND " + Pred(scope, depth + 1) + ")";
+    case 1:
+      return "(" + Pred(scope, depth + 1) + " OR " + Pred(scope, depth + 1) + ")";
+    case 2:
+      return "NOT (" + Pred(scope, depth + 1) + ")";
+    default:
+      return Atom(scope);
   }
 }
 
@@ -420,10 +474,18 @@ std::string Gen::SelectList(const Scope& scope, int* count) {
   for (int item = 0; item < items; ++item) {
     if (item > 0) list += ", ";
     switch (rng_.Below(6)) {
-      case 0: list += Num(scope, 0); break;
-      case 1: list += Str(scope, 1); break;
-      case 2: list += "(" + Pred(scope, 1) + ")"; break;  // a BOOLEAN, or NULL
-      default: list += rng_.Pick(scope.refs).Sql(); break;
+      case 0:
+        list += Num(scope, 0);
+        break;
+      case 1:
+        list += Str(scope, 1);
+        break;
+      case 2:
+        list += "(" + Pred(scope, 1) + ")";
+        break;  // a BOOLEAN, or NULL
+      default:
+        list += rng_.Pick(scope.refs).Sql();
+        break;
     }
   }
   *count = items;
@@ -452,7 +514,8 @@ std::string Gen::OrderByAll(int count) {
 std::string Gen::LimitOffset() {
   std::string text;
   if (rng_.Chance(60)) text += " LIMIT " + std::to_string(rng_.Below(12));
-  if (rng_.Chance(30)) text += (text.empty() ? " LIMIT 100 OFFSET " : " OFFSET ") + std::to_string(rng_.Below(8));
+  if (rng_.Chance(30))
+    text += (text.empty() ? " LIMIT 100 OFFSET " : " OFFSET ") + std::to_string(rng_.Below(8));
   return text;
 }
 
@@ -481,33 +544,80 @@ std::vector<Step> Gen::KeyRange() {
   };
   if (first) {
     switch (rng_.Below(8)) {
-      case 0: where = bound("a", kSmallInt4Values); order = "a, s, id"; break;
-      case 1: where = bound("a", kSmallInt4Values) + " AND " + bound("a", kSmallInt4Values); order = "a DESC, id"; break;
-      case 2: where = "a = " + rng_.Pick(kSmallInt4Values) + " AND " + (rng_.Chance(25) ? "s IS NULL" : bound("s", kVarcharValues)); order = "s, id"; break;
-      case 3: where = bound("b", kInt2Values); order = "b DESC, id"; break;
-      case 4: where = rng_.Chance(50) ? "b IS NULL" : "b IS NOT NULL"; order = "b, id DESC"; break;
-      case 5: where = bound("n", kNumeric102Values) + (rng_.Chance(50) ? " AND " + bound("ts", kTimestampValues) : ""); order = "n, ts DESC, id"; break;
-      case 6: where = "id BETWEEN " + rng_.Pick(kInt8Values) + " AND " + rng_.Pick(kInt8Values); order = "id DESC"; break;
-      default: where = bound("c", kWideInt8Values); order = "c"; break;
+      case 0:
+        where = bound("a", kSmallInt4Values);
+        order = "a, s, id";
+        break;
+      case 1:
+        where = bound("a", kSmallInt4Values) + " AND " + bound("a", kSmallInt4Values);
+        order = "a DESC, id";
+        break;
+      case 2:
+        where = "a = " + rng_.Pick(kSmallInt4Values) + " AND " +
+                (rng_.Chance(25) ? "s IS NULL" : bound("s", kVarcharValues));
+        order = "s, id";
+        break;
+      case 3:
+        where = bound("b", kInt2Values);
+        order = "b DESC, id";
+        break;
+      case 4:
+        where = rng_.Chance(50) ? "b IS NULL" : "b IS NOT NULL";
+        order = "b, id DESC";
+        break;
+      case 5:
+        where = bound("n", kNumeric102Values) +
+                (rng_.Chance(50) ? " AND " + bound("ts", kTimestampValues) : "");
+        order = "n, ts DESC, id";
+        break;
+      case 6:
+        where = "id BETWEEN " + rng_.Pick(kInt8Values) + " AND " + rng_.Pick(kInt8Values);
+        order = "id DESC";
+        break;
+      default:
+        where = bound("c", kWideInt8Values);
+        order = "c";
+        break;
     }
   } else {
     switch (rng_.Below(5)) {
-      case 0: where = bound("k1", kSmallInt4Values); order = "k1, k2"; break;
-      case 1: where = "k1 = " + rng_.Pick(kSmallInt4Values) + " AND " + bound("k2", kKeyTextValues); order = "k2 DESC, k1"; break;
-      case 2: where = bound("x", kInt4Values); order = "x DESC, v, k1, k2"; break;
-      case 3: where = "x = " + rng_.Pick(kInt4Values) + " AND " + bound("v", kInt8Values); order = "v, k1, k2"; break;
-      default: where = bound("w", kNumeric63Values); order = "w, k1, k2"; break;
+      case 0:
+        where = bound("k1", kSmallInt4Values);
+        order = "k1, k2";
+        break;
+      case 1:
+        where = "k1 = " + rng_.Pick(kSmallInt4Values) + " AND " + bound("k2", kKeyTextValues);
+        order = "k2 DESC, k1";
+        break;
+      case 2:
+        where = bound("x", kInt4Values);
+        order = "x DESC, v, k1, k2";
+        break;
+      case 3:
+        where = "x = " + rng_.Pick(kInt4Values) + " AND " + bound("v", kInt8Values);
+        order = "v, k1, k2";
+        break;
+      default:
+        where = bound("w", kNumeric63Values);
+        order = "w, k1, k2";
+        break;
     }
   }
   switch (rng_.Below(4)) {
-    case 0: return {{"SELECT COUNT(*) FROM " + table.name + " WHERE " + where, false}};
-    case 1: return {{"SELECT * FROM " + table.name + " WHERE " + where, false}};
+    case 0:
+      return {{"SELECT COUNT(*) FROM " + table.name + " WHERE " + where, false}};
+    case 1:
+      return {{"SELECT * FROM " + table.name + " WHERE " + where, false}};
     case 2: {
-      std::vector<Step> steps = {{"DELETE FROM " + table.name + " WHERE " + where + " RETURNING *", false}};
+      std::vector<Step> steps = {
+          {"DELETE FROM " + table.name + " WHERE " + where + " RETURNING *", false}};
       steps.push_back({"SELECT * FROM " + table.name, false});
       return steps;
     }
-    default: return {{"SELECT * FROM " + table.name + " WHERE " + where + " ORDER BY " + order + LimitOffset(), true}};
+    default:
+      return {
+          {"SELECT * FROM " + table.name + " WHERE " + where + " ORDER BY " + order + LimitOffset(),
+           true}};
   }
 }
 
@@ -527,8 +637,12 @@ std::vector<Step> Gen::Aggregate() {
     if (agg > 0) list += ", ";
     const Ref& ref = rng_.Pick(scope.refs);
     switch (rng_.Below(6)) {
-      case 0: list += "COUNT(*)"; break;
-      case 1: list += "COUNT(" + std::string(rng_.Chance(40) ? "DISTINCT " : "") + ref.Sql() + ")"; break;
+      case 0:
+        list += "COUNT(*)";
+        break;
+      case 1:
+        list += "COUNT(" + std::string(rng_.Chance(40) ? "DISTINCT " : "") + ref.Sql() + ")";
+        break;
       case 2:
       case 3:
         if (IsNumber(ref.column->type) && ref.column->summable) {
@@ -550,10 +664,14 @@ std::vector<Step> Gen::Aggregate() {
   std::string sql = "SELECT " + list + " FROM " + table.name + WhereOrNot(scope);
   if (!groups.empty()) {
     sql += " GROUP BY ";
-    for (size_t group = 0; group < groups.size(); ++group) sql += (group > 0 ? ", " : "") + groups[group];
-    if (rng_.Chance(40)) sql += rng_.Chance(50) ? " HAVING COUNT(*) > 1" : " HAVING MIN(" + groups[0] + ") IS NOT NULL";
+    for (size_t group = 0; group < groups.size(); ++group)
+      sql += (group > 0 ? ", " : "") + groups[group];
+    if (rng_.Chance(40))
+      sql +=
+          rng_.Chance(50) ? " HAVING COUNT(*) > 1" : " HAVING MIN(" + groups[0] + ") IS NOT NULL";
   }
-  if (rng_.Chance(50)) return {{sql + OrderByAll(static_cast<int>(groups.size()) + aggregates) + LimitOffset(), true}};
+  if (rng_.Chance(50))
+    return {{sql + OrderByAll(static_cast<int>(groups.size()) + aggregates) + LimitOffset(), true}};
   return {{sql, false}};
 }
 
@@ -566,9 +684,16 @@ std::vector<Step> Gen::Join() {
                                                "t1.b = t2.x", "t1.a = t2.k1 AND t1.s = t2.k2"};
   std::string from;
   switch (rng_.Below(4)) {
-    case 0: from = "t1 JOIN t2 ON " + rng_.Pick(kOn); break;
-    case 1: from = "t1 LEFT JOIN t2 ON " + rng_.Pick(kOn) + (rng_.Chance(30) ? " AND " + Pred(second, 2) : ""); break;
-    case 2: from = "t1, t2"; break;
+    case 0:
+      from = "t1 JOIN t2 ON " + rng_.Pick(kOn);
+      break;
+    case 1:
+      from = "t1 LEFT JOIN t2 ON " + rng_.Pick(kOn) +
+             (rng_.Chance(30) ? " AND " + Pred(second, 2) : "");
+      break;
+    case 2:
+      from = "t1, t2";
+      break;
     default: {
       Scope third = ScopeOf(tables[2], "t3");
       scope.refs.insert(scope.refs.end(), third.refs.begin(), third.refs.end());
@@ -590,18 +715,23 @@ std::vector<Step> Gen::Join() {
 std::vector<Step> Gen::Derived() {
   switch (rng_.Below(3)) {
     case 0:
-      return {{"SELECT q.a, q.cnt FROM (SELECT a, COUNT(*) AS cnt FROM t1" + WhereOrNot(ScopeOf(Tables()[0], "")) +
-                   " GROUP BY a) AS q WHERE q.cnt > " + std::to_string(rng_.Below(3)),
+      return {{"SELECT q.a, q.cnt FROM (SELECT a, COUNT(*) AS cnt FROM t1" +
+                   WhereOrNot(ScopeOf(Tables()[0], "")) + " GROUP BY a) AS q WHERE q.cnt > " +
+                   std::to_string(rng_.Below(3)),
                false}};
     case 1: {
       const Scope scope = ScopeOf(Tables()[0], "t1");
-      return {{"SELECT t1.id, (SELECT MAX(t2.v) FROM t2 WHERE t2.k1 = t1.a) FROM t1" + WhereOrNot(scope), false}};
+      return {{"SELECT t1.id, (SELECT MAX(t2.v) FROM t2 WHERE t2.k1 = t1.a) FROM t1" +
+                   WhereOrNot(scope),
+               false}};
     }
     default: {
       const Scope scope = ScopeOf(Tables()[1], "t2");
-      return {{"SELECT t2.k1, t2.k2, (SELECT COUNT(*) FROM t1 WHERE t1.a = t2.k1 AND t1.s = t2.k2) FROM t2" +
-                   WhereOrNot(scope),
-               false}};
+      return {
+          {"SELECT t2.k1, t2.k2, (SELECT COUNT(*) FROM t1 WHERE t1.a = t2.k1 AND t1.s = t2.k2) "
+           "FROM t2" +
+               WhereOrNot(scope),
+           false}};
     }
   }
 }
@@ -624,7 +754,8 @@ std::string RowValues(Rng& rng, const Table& table, int* faults) {
       values += std::to_string(rng.Between(-50, 10000));  // mostly new keys; some 23505
     } else if (column.type == Type::kVarchar && *faults > 0 && rng.Chance(3)) {
       --*faults;
-      values += rng.Chance(50) ? "'abcdefghijklm'" : "'abcdefghijkl  '";  // 22001; trailing spaces cut
+      values +=
+          rng.Chance(50) ? "'abcdefghijklm'" : "'abcdefghijkl  '";  // 22001; trailing spaces cut
     } else {
       values += Literal(rng, column);
     }
@@ -643,7 +774,8 @@ std::vector<Step> Gen::Insert() {
   // constants (22001) before it inserts the first (23505).
   const bool two_rows = rng_.Chance(30);
   int faults = two_rows ? 0 : 1;
-  std::string sql = "INSERT INTO " + table.name + " VALUES (" + RowValues(rng_, table, &faults) + ")";
+  std::string sql =
+      "INSERT INTO " + table.name + " VALUES (" + RowValues(rng_, table, &faults) + ")";
   if (two_rows) sql += ", (" + RowValues(rng_, table, &faults) + ")";
   return {{sql, false}, {"SELECT * FROM " + table.name, false}};
 }
@@ -675,8 +807,9 @@ std::vector<Step> Gen::Update() {
     const Column& column = *rng_.Pick(settable);
     // One assignment that can fail per statement: which error comes first
     // depends on the order the engines visit rows in (README.md).
-    const bool cannot_fail = column.nullable && (column.type == Type::kDouble || column.type == Type::kText ||
-                                                 column.type == Type::kTimestamp);
+    const bool cannot_fail =
+        column.nullable && (column.type == Type::kDouble || column.type == Type::kText ||
+                            column.type == Type::kTimestamp);
     if (set > 0 && !cannot_fail) break;
     std::string value;
     if (rng_.Chance(30) || column.name == "c") {
@@ -688,7 +821,8 @@ std::vector<Step> Gen::Update() {
       value = "CAST(" + column.name + " AS BIGINT) " + (rng_.Chance(50) ? "+ " : "* ") +
               rng_.Pick(kSmallInt4Values);
     } else if (column.type == Type::kNumeric) {
-      value = rng_.Chance(50) ? column.name + " * 2" : column.name + " + " + rng_.Pick(kNumeric63Values);
+      value = rng_.Chance(50) ? column.name + " * 2"
+                              : column.name + " + " + rng_.Pick(kNumeric63Values);
     } else if (column.type == Type::kDouble) {
       value = column.name + " * 2.5";
     } else if (IsString(column.type)) {
@@ -716,9 +850,9 @@ std::vector<Step> Gen::Delete() {
 // Statements that must fail, each with PostgreSQL's SQLSTATE.
 std::vector<Step> Gen::Failing() {
   static const std::vector<std::string> kFailing = {
-      "SELECT nosuch FROM t1",                           // 42703
-      "SELECT * FROM nosuch",                            // 42P01
-      "SELECT id FROM t1, t1 AS u",                      // 42702
+      "SELECT nosuch FROM t1",       // 42703
+      "SELECT * FROM nosuch",        // 42P01
+      "SELECT id FROM t1, t1 AS u",  // 42702
       // "SELECT * FROM t1 WHERE a": 42804 only when a row is read (README.md "Known differences")
       "SELECT COUNT(*) FROM t1 WHERE SUM(a) > 1",        // 42803
       "SELECT a, COUNT(*) FROM t1 GROUP BY b",           // 42803
@@ -739,13 +873,13 @@ std::vector<Step> Gen::Failing() {
       "SELECT CAST('2024-02-30' AS TIMESTAMP)",          // 22008
       "SELECT CAST('2024-13-01' AS TIMESTAMP)",          // 22008
       "SELECT 'ab' LIKE 'a\\'",  // 22025 (PostgreSQL only when matching reaches the end)
-      "UPDATE t1 SET a = NULL",                          // 23502 when t1 has rows
+      "UPDATE t1 SET a = NULL",  // 23502 when t1 has rows
       "INSERT INTO t2 VALUES (1, 'toolongkey', 1, 1, 1)",  // 22001
-      "INSERT INTO t2 (k1, k2) VALUES (1, 'a')",         // 23502: w is NOT NULL
-      "UPDATE t2 SET w = w + 1000",                      // 22003 when t2 has rows
-      "SELECT * FROM t1 LIMIT a",                        // 42P10
+      "INSERT INTO t2 (k1, k2) VALUES (1, 'a')",           // 23502: w is NOT NULL
+      "UPDATE t2 SET w = w + 1000",                        // 22003 when t2 has rows
+      "SELECT * FROM t1 LIMIT a",                          // 42P10
       // "SELECT * FROM t1 WHERE s > 1": 42883 in PostgreSQL (README.md "Known differences")
-      "SELECT * FROM t1 WHERE a = 'x'",                  // 22P02
+      "SELECT * FROM t1 WHERE a = 'x'",  // 22P02
   };
   return {{rng_.Pick(kFailing), false}};
 }
@@ -782,7 +916,9 @@ std::vector<Step> SetupSteps(Rng& rng) {
     const int64_t rows = rng.Between(10, 60);
     for (int64_t row = 0; row < rows; ++row) {
       int faults = 1;
-      steps.push_back({"INSERT INTO " + table.name + " VALUES (" + RowValues(rng, table, &faults) + ")", false});
+      steps.push_back(
+          {"INSERT INTO " + table.name + " VALUES (" + RowValues(rng, table, &faults) + ")",
+           false});
     }
     steps.push_back({"SELECT * FROM " + table.name, false});
   }

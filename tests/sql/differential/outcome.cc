@@ -114,9 +114,15 @@ std::string Describe(const Outcome& outcome) {
       if (col > 0) text += " | ";
       const Cell& cell = row[col];
       switch (cell.kind) {
-        case CellKind::kNull: text += "NULL"; break;
-        case CellKind::kText: text += "'" + cell.text + "'"; break;
-        default: text += cell.text; break;
+        case CellKind::kNull:
+          text += "NULL";
+          break;
+        case CellKind::kText:
+          text += "'" + cell.text + "'";
+          break;
+        default:
+          text += cell.text;
+          break;
       }
     }
     text += "\n";

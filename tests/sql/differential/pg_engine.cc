@@ -28,10 +28,13 @@ Cell ToCell(const pqxx::field& field, pqxx::oid type) {
     case kInt2Oid:
     case kInt4Oid:
     case kInt8Oid:
-    case kNumericOid: return NumberCell(text, /*approximate=*/false);
+    case kNumericOid:
+      return NumberCell(text, /*approximate=*/false);
     case kFloat4Oid:
-    case kFloat8Oid: return NumberCell(text, /*approximate=*/true);
-    case kTimestampOid: return TimestampCell(text);
+    case kFloat8Oid:
+      return NumberCell(text, /*approximate=*/true);
+    case kTimestampOid:
+      return TimestampCell(text);
     default:
       cell.kind = CellKind::kText;
       cell.text = text;

@@ -9,19 +9,23 @@ namespace {
 Cell ToCell(const Value& value) {
   Cell cell;
   switch (value.kind()) {
-    case ValueKind::kNull: break;
+    case ValueKind::kNull:
+      break;
     case ValueKind::kBool:
       cell.kind = CellKind::kBool;
       cell.text = value.as_bool() ? "true" : "false";
       break;
     case ValueKind::kInt:
-    case ValueKind::kDecimal: return NumberCell(value.ToString(), /*approximate=*/false);
-    case ValueKind::kDouble: return NumberCell(value.ToString(), /*approximate=*/true);
+    case ValueKind::kDecimal:
+      return NumberCell(value.ToString(), /*approximate=*/false);
+    case ValueKind::kDouble:
+      return NumberCell(value.ToString(), /*approximate=*/true);
     case ValueKind::kText:
       cell.kind = CellKind::kText;
       cell.text = value.as_text();
       break;
-    case ValueKind::kTimestamp: return TimestampCell(value.ToString());
+    case ValueKind::kTimestamp:
+      return TimestampCell(value.ToString());
   }
   return cell;
 }
@@ -55,7 +59,8 @@ Outcome SoloEngine::Run(std::string_view sql) {
   }
   for (size_t row_idx = 0; row_idx < rows.row_count(); ++row_idx) {
     Row row;
-    for (size_t col = 0; col < rows.column_count(); ++col) row.push_back(ToCell(rows.at(row_idx, col)));
+    for (size_t col = 0; col < rows.column_count(); ++col)
+      row.push_back(ToCell(rows.at(row_idx, col)));
     outcome.rows.push_back(std::move(row));
   }
   return outcome;
