@@ -254,11 +254,12 @@ std::string Gen::Num(const Scope& scope, int depth) {
       static const std::vector<std::string> kSmall = {"1", "2", "3", "-2", "0", "7"};
       static const std::vector<std::string> kNonZero = {"1", "2", "3", "-2", "7"};
       const std::vector<std::string>& operands = no_fail_depth_ > 0 ? kNonZero : kSmall;
-      // Not with the column of int64 extremes: c + n would pass 64-bit
-      // DECIMAL units (README.md). Not / or %: the right side may be a DECIMAL
-      // (README.md) or a DOUBLE (no % in PostgreSQL).
-      if (rng_.Chance(30) && type == Type::kInt8 && ref.column->summable && op != "/" &&
-          op != "%") {
+      // Only + and -, and not with the column of int64 extremes: c + n or
+      // v * 99999999.99 would pass 64-bit DECIMAL units (README.md); the
+      // right side of / may be a DECIMAL (README.md), of % a DOUBLE (no % in
+      // PostgreSQL).
+      if (rng_.Chance(30) && type == Type::kInt8 && ref.column->summable &&
+          (op == "+" || op == "-")) {
         return "(" + widened + " " + op + " " + Num(scope, depth + 1) + ")";
       }
       return "(" + widened + " " + op + " " + rng_.Pick(operands) + ")";
