@@ -34,7 +34,7 @@ seed, the statement's number, the statement and both outcomes, and exits 1.
   --verbose         print every statement
   --help            this text
 
-The meson test (sql_differential, suites sql and pg) runs seeds 1-100; a
+The meson test (sql_differential, suites sql and pg) runs seeds 1-60; a
 longer run, with a private server started by scripts/pg:
   tests/sql/differential/differential_test.sh build/debug/tests/sql/sql_differential \
       scripts/pg --seed 1000 --seeds 500 --keep-going
