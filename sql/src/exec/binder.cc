@@ -216,6 +216,46 @@ void SplitConjuncts(const Expr* expr, std::vector<const Expr*>* out) {
   }
 }
 
+// True when a condition's value can never be a BOOLEAN (or NULL as one),
+// whatever the row: arithmetic, ||, a CAST (every type it names is a column
+// type, and no column type is BOOLEAN), a constant other than TRUE, FALSE or
+// NULL, a scalar function other than COALESCE and NULLIF, or a column of a
+// base table of this query. A derived table's column or an outer query's may
+// hold a BOOLEAN and is left to evaluation.
+bool NeverBoolean(const BExpr& expr, const std::vector<FromItem>& items) {
+  switch (expr.kind) {
+    case BKind::kNegate:
+    case BKind::kArith:
+    case BKind::kConcat:
+    case BKind::kCast:
+      return true;
+    case BKind::kConst:
+      return !expr.constant.is_null() && expr.constant.kind() != ValueKind::kBool;
+    case BKind::kFunction:
+      return expr.function != ScalarFn::kCoalesce && expr.function != ScalarFn::kNullif;
+    case BKind::kColumn:
+      if (expr.depth != 0) return false;
+      for (const FromItem& item : items) {
+        if (expr.index >= item.slot_base && expr.index < item.slot_base + item.columns.size()) {
+          return item.table != nullptr;
+        }
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+// PostgreSQL refuses a condition that is not a BOOLEAN when it binds the
+// statement (42804), also when no row is read; Eval's check needs a row.
+void RequireBoolean(const BExpr& expr, const std::vector<FromItem>& items,
+                    std::string_view clause) {
+  if (NeverBoolean(expr, items)) {
+    ThrowSql(SqlState::kDatatypeMismatch,
+             fmt::format("argument of {} must be type boolean", clause), expr.pos);
+  }
+}
+
 BExprPtr MakeExpr(BKind kind, SourcePos pos) {
   auto expr = std::make_unique<BExpr>();
   expr->kind = kind;
@@ -1027,6 +1067,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     }
     Conjunct conjunct;
     conjunct.expr = BindExpr(*part, &scope, nullptr);
+    RequireBoolean(*conjunct.expr, items, "WHERE");
     conjunct.text = ToSql(*part);
     conjuncts.push_back(std::move(conjunct));
   }
@@ -1034,6 +1075,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     for (const Expr* part : items[item_idx].on) {
       Conjunct conjunct;
       conjunct.expr = BindExpr(*part, &scope, nullptr);
+      RequireBoolean(*conjunct.expr, items, "JOIN/ON");
       conjunct.text = ToSql(*part);
       conjunct.on_item = static_cast<int>(item_idx);
       conjuncts.push_back(std::move(conjunct));
@@ -1354,6 +1396,7 @@ void Binder::BindModify(const Statement& statement) {
       }
       Conjunct conjunct;
       conjunct.expr = BindExpr(*part, &scope, nullptr);
+      RequireBoolean(*conjunct.expr, items, "WHERE");
       conjunct.text = ToSql(*part);
       conjuncts.push_back(std::move(conjunct));
     }
