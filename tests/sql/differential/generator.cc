@@ -724,28 +724,30 @@ std::vector<Step> Gen::Delete() {
 // Statements that must fail, each with PostgreSQL's SQLSTATE.
 std::vector<Step> Gen::Failing() {
   static const std::vector<std::string> kFailing = {
-      "SELECT nosuch FROM t1",       // 42703
-      "SELECT * FROM nosuch",        // 42P01
-      "SELECT id FROM t1, t1 AS u",  // 42702
-      // "SELECT * FROM t1 WHERE a": 42804 only when a row is read (README.md "Known differences")
-      "SELECT COUNT(*) FROM t1 WHERE SUM(a) > 1",        // 42803
-      "SELECT a, COUNT(*) FROM t1 GROUP BY b",           // 42803
-      "SELECT (SELECT k1 FROM t2) FROM t1",              // 21000 when t2 has 2+ rows
-      "SELECT 1 / 0",                                    // 22012
-      "SELECT a % 0 FROM t1",                            // 22012 when t1 has rows
-      "SELECT CAST('abc' AS INTEGER)",                   // 22P02
-      "SELECT CAST(2147483648 AS INTEGER)",              // 22003
-      "SELECT nosuchfn(1)",                              // 42883
-      "SELECT UPPER('a', 'b')",                          // 42883
-      "SELECT FROM WHERE",                               // 42601
-      "SELECT a FROM t1 WHERE a = = 1",                  // 42601
-      "SELECT SUBSTR('abc', 1, -1)",                     // 22011
-      "SELECT a FROM t1 ORDER BY 0",                     // 42P10
-      "SELECT a FROM t1 ORDER BY 2",                     // 42P10
-      "SELECT 9223372036854775807 + CAST(1 AS BIGINT)",  // 22003
-      "SELECT -CAST(-9223372036854775808 AS BIGINT)",    // 22003
-      "SELECT CAST('2024-02-30' AS TIMESTAMP)",          // 22008
-      "SELECT CAST('2024-13-01' AS TIMESTAMP)",          // 22008
+      "SELECT nosuch FROM t1",                            // 42703
+      "SELECT * FROM nosuch",                             // 42P01
+      "SELECT id FROM t1, t1 AS u",                       // 42702
+      "SELECT * FROM t1 WHERE a",                         // 42804, also on an empty table
+      "DELETE FROM t2 WHERE k2 || 'x'",                   // 42804
+      "SELECT * FROM t1 JOIN t2 ON t2.x + 1 WHERE TRUE",  // 42804
+      "SELECT COUNT(*) FROM t1 WHERE SUM(a) > 1",         // 42803
+      "SELECT a, COUNT(*) FROM t1 GROUP BY b",            // 42803
+      "SELECT (SELECT k1 FROM t2) FROM t1",               // 21000 when t2 has 2+ rows
+      "SELECT 1 / 0",                                     // 22012
+      "SELECT a % 0 FROM t1",                             // 22012 when t1 has rows
+      "SELECT CAST('abc' AS INTEGER)",                    // 22P02
+      "SELECT CAST(2147483648 AS INTEGER)",               // 22003
+      "SELECT nosuchfn(1)",                               // 42883
+      "SELECT UPPER('a', 'b')",                           // 42883
+      "SELECT FROM WHERE",                                // 42601
+      "SELECT a FROM t1 WHERE a = = 1",                   // 42601
+      "SELECT SUBSTR('abc', 1, -1)",                      // 22011
+      "SELECT a FROM t1 ORDER BY 0",                      // 42P10
+      "SELECT a FROM t1 ORDER BY 2",                      // 42P10
+      "SELECT 9223372036854775807 + CAST(1 AS BIGINT)",   // 22003
+      "SELECT -CAST(-9223372036854775808 AS BIGINT)",     // 22003
+      "SELECT CAST('2024-02-30' AS TIMESTAMP)",           // 22008
+      "SELECT CAST('2024-13-01' AS TIMESTAMP)",           // 22008
       "SELECT 'ab' LIKE 'a\\'",  // 22025 (PostgreSQL only when matching reaches the end)
       "UPDATE t1 SET a = NULL",  // 23502 when t1 has rows
       "INSERT INTO t2 VALUES (1, 'toolongkey', 1, 1, 1)",  // 22001
