@@ -19,7 +19,6 @@ namespace solo::sql {
 struct ExecScratch {
   std::vector<Value> slots;
   std::vector<solo::Value> row_values;  // point UPDATE: the assigned values
-  std::vector<solo::ColumnView> new_columns;  // point UPDATE RETURNING: assigned columns as stored
   std::vector<solo::Value> key_values;
   std::string key;
   std::vector<solo::ColumnView> columns;

@@ -183,13 +183,13 @@ struct ModifyPlan {  // UPDATE and DELETE
   std::vector<uint32_t> assigned_columns;
   // RETURNING: over the row's slots, holding the changed row (UPDATE) or the
   // deleted one (DELETE); no subquery. Point UPDATE plans: the table columns
-  // they read; those assigned (returning_assigned) are decoded from the
-  // changed row's first returning_leading columns, the others come from the
-  // row as found.
+  // they read; an assigned one (returning_assignment[k] >= 0: the index in
+  // `assignments` of its last assignment) is the value stored, as converted
+  // for its column (decoding the new row would give it back unchanged), the
+  // others come from the row as found.
   std::vector<BExprPtr> returning;
   std::vector<uint32_t> returning_columns;
-  std::vector<bool> returning_assigned;
-  size_t returning_leading = 0;
+  std::vector<int> returning_assignment;
   // Scanning UPDATE plans: whether RETURNING reads an assigned column (the
   // row's slots then hold the values stored while it is evaluated); true
   // unless NarrowModifyScan found otherwise.

@@ -963,15 +963,15 @@ bool PlanPointModify(ModifyPlan* modify) {
     if (!MarkColumns(*expr, modify->assignments.empty() ? &read : &returned)) return false;
   }
   modify->returning_columns.clear();
-  modify->returning_assigned.clear();
-  modify->returning_leading = 0;
+  modify->returning_assignment.clear();
   for (uint32_t col : level.needed) {
     if (!returned[level.slot_base + col]) continue;
-    const bool assigned = std::find(modify->assigned_columns.begin(), modify->assigned_columns.end(),
-                                    col) != modify->assigned_columns.end();
+    int assignment = -1;  // the last one wins, as in the patch
+    for (size_t idx = 0; idx < modify->assigned_columns.size(); ++idx) {
+      if (modify->assigned_columns[idx] == col) assignment = static_cast<int>(idx);
+    }
     modify->returning_columns.push_back(col);
-    modify->returning_assigned.push_back(assigned);
-    if (assigned) modify->returning_leading = std::max<size_t>(modify->returning_leading, col + 1);
+    modify->returning_assignment.push_back(assignment);
   }
   modify->point_slot_columns.clear();
   for (uint32_t col : level.needed) {

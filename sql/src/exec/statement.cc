@@ -400,30 +400,26 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
       ToEngine(value, columns[column], &scratch.row_values[idx]);
     }
     const bool returning = out != nullptr && !modify.returning.empty();
-    std::string_view stored;
     // FindPointRow decoded every column of the stored row: the patch need
     // not find them again.
     const DecodedRow decoded{row, scratch.columns};
     status = env->write->patch_columns(
         level.table, scratch.key, modify.assigned_columns,
-        std::span<const solo::Value>(scratch.row_values.data(), assigned_count),
-        returning ? &stored : nullptr, &decoded);
+        std::span<const solo::Value>(scratch.row_values.data(), assigned_count), nullptr, &decoded);
     if (status.ok() && returning) {
       // RETURNING reads the row as stored: its other columns are the old
       // row's, decoded by FindPointRow (the old bytes live until the
-      // transaction ends); the assigned ones are decoded from the new bytes,
-      // up to the last of them that RETURNING needs.
-      if (modify.returning_leading > 0) {
-        scratch.new_columns.resize(modify.returning_leading);
-        status = decode_leading_columns(level.schema, stored, modify.returning_leading,
-                                        scratch.new_columns);
-        if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
-      }
+      // transaction ends); the assigned ones are the values just stored,
+      // which decoding the new bytes would give back (not decoded again).
       for (size_t idx = 0; idx < modify.returning_columns.size(); ++idx) {
         const uint32_t col = modify.returning_columns[idx];
-        const solo::ColumnView& view =
-            modify.returning_assigned[idx] ? scratch.new_columns[col] : scratch.columns[col];
-        FromEngine(view, columns[col], &frame.slots[level.slot_base + col]);
+        const int assignment = modify.returning_assignment[idx];
+        Value* slot = &frame.slots[level.slot_base + col];
+        if (assignment >= 0) {
+          FromEngine(scratch.row_values[assignment], columns[col], slot);
+        } else {
+          FromEngine(scratch.columns[col], columns[col], slot);
+        }
       }
       AppendReturning(modify, frame, out);
     }
