@@ -127,7 +127,8 @@ void NarrowModifyScan(ModifyPlan* modify);
 void NarrowSelectLevels(SelectPlan* plan);
 // Finds the row of a point plan (PlanPointSelect or PlanPointModify): checks
 // the constant filters, builds the key into scratch->key, reads the row,
-// decodes it into scratch->columns and `slot_columns` of it into the frame's
+// decodes it into scratch->columns (its first entries, one per column of
+// the table: the vector may be longer) and `slot_columns` of it into the frame's
 // slots, and checks the other filters. False when no row matches. *row
 // points into the tree: valid until the transaction changes it. for_update:
 // the row is about to be changed (WriteTxn::get_for_update; env->write set).

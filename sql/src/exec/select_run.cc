@@ -115,13 +115,18 @@ inline void CopyValue(const Value& src, Value* dst) {
   }
 }
 
-// Decodes the leading level.decode_columns columns of `row` into `columns`.
+// Decodes the leading level.decode_columns columns of `row` into the first
+// entries of `columns`, which holds at least one per column of the table
+// after (grown only: a point statement's scratch serves tables of several
+// widths, and shrinking it and growing it back would reset every view).
 void DecodeLeading(const ScanLevel& level, std::string_view row,
                    std::vector<solo::ColumnView>* columns) {
-  columns->resize(level.schema.columns.size());
-  Status status = level.decode_columns == level.schema.columns.size()
-                      ? decode_row_view(level.schema, row, *columns)
-                      : decode_leading_columns(level.schema, row, level.decode_columns, *columns);
+  const size_t width = level.schema.columns.size();
+  if (columns->size() < width) columns->resize(width);
+  const std::span<solo::ColumnView> views(columns->data(), width);
+  Status status = level.decode_columns == width
+                      ? decode_row_view(level.schema, row, views)
+                      : decode_leading_columns(level.schema, row, level.decode_columns, views);
   if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
 }
 

@@ -402,7 +402,8 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     const bool returning = out != nullptr && !modify.returning.empty();
     // FindPointRow decoded every column of the stored row: the patch need
     // not find them again.
-    const DecodedRow decoded{row, scratch.columns};
+    const DecodedRow decoded{
+        row, std::span<const solo::ColumnView>(scratch.columns).first(columns.size())};
     status = env->write->patch_columns(
         level.table, scratch.key, modify.assigned_columns,
         std::span<const solo::Value>(scratch.row_values.data(), assigned_count), nullptr, &decoded);
