@@ -28,7 +28,7 @@ void put_index_schema(std::string* out, const IndexSchema& schema) {
 bool get_table_schema(ByteReader* in, TableSchema* schema) {
   std::string_view name;
   uint64_t count;
-  if (!in->get_bytes(&name) || !in->get_varint(&count) || count > 4096) return false;
+  if (!in->get_bytes(&name) || !in->get_varint(&count) || count > kMaxTableColumns) return false;
   schema->name.assign(name);
   schema->columns.clear();
   for (uint64_t column_idx = 0; column_idx < count; ++column_idx) {
@@ -48,7 +48,7 @@ bool get_table_schema(ByteReader* in, TableSchema* schema) {
     column.not_null = not_null != 0;
     schema->columns.push_back(std::move(column));
   }
-  if (!in->get_varint(&count) || count > 4096) return !(in->failed = true);
+  if (!in->get_varint(&count) || count > kMaxTableColumns) return !(in->failed = true);
   schema->primary_key.clear();
   for (uint64_t key_idx = 0; key_idx < count; ++key_idx) {
     uint64_t column;

@@ -145,6 +145,12 @@ Status validate_schema(const TableSchema& schema) {
   if (schema.name.empty()) return Status::InvalidArgument("table name is empty");
   if (schema.columns.empty()) return Status::InvalidArgument("table has no columns");
   if (schema.primary_key.empty()) return Status::InvalidArgument("table has no primary key");
+  if (schema.columns.size() > kMaxTableColumns) {
+    // More than the log and checkpoint readers accept: the table could be
+    // created but the database not opened again.
+    return Status::InvalidArgument("a table has at most " + std::to_string(kMaxTableColumns) +
+                                   " columns: " + std::to_string(schema.columns.size()));
+  }
   std::set<std::string> names;
   for (const ColumnDef& column : schema.columns) {
     if (column.name.empty()) return Status::InvalidArgument("column name is empty");

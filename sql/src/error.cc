@@ -48,6 +48,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kObjectNotInPrerequisiteState, "55000"},
     StateEntry{SqlState::kInvalidEscapeSequence, "22025"},
     StateEntry{SqlState::kCharacterNotInRepertoire, "22021"},
+    StateEntry{SqlState::kTooManyColumns, "54011"},
     StateEntry{SqlState::kInsufficientPrivilege, "42501"},
     StateEntry{SqlState::kInternalError, "XX000"},
 };

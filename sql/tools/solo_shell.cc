@@ -178,6 +178,9 @@ class Shell {
   // nests too deep).
   bool RunScript(std::istream& input);
   void Interactive();
+  // Closes an .output file and flushes standard output; false (with a
+  // message) when something written could not be stored.
+  bool FinishOutput();
 
  private:
   // Runs one statement; on an error prints it (with its line in the input)
@@ -187,6 +190,13 @@ class Shell {
   bool DotCommand(const std::string& line);
   void Print(const solo::sql::ResultSet& rows);
   std::ostream& out() { return file_out_.is_open() ? file_out_ : std::cout; }
+  // Flushes the output; false (with a message) when a write failed (a full
+  // disk, /dev/full, a closed pipe), so that the statement or script fails
+  // rather than leaving a short file behind and exiting 0.
+  bool OutputOk();
+  // Closes the .output file, checking its last writes.
+  bool CloseOutputFile();
+  void ReportOutputFailure(const std::string& where);
   // Inserts each line of the CSV file at path, after its first skip_lines
   // lines, into table, in one transaction. False (and nothing inserted) at
   // the first failure, reported with the file's line number.
@@ -200,6 +210,8 @@ class Shell {
   Mode mode_;
   bool timer_ = false;
   std::ofstream file_out_;
+  std::string output_name_;       // the .output file's name
+  bool output_reported_ = false;  // a failed write was reported (once is enough)
   int read_depth_ = 0;           // .read commands running, one inside the other
   bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
   std::string source_name_;      // the file being .read (empty: stdin, -c, the terminal)
@@ -285,7 +297,40 @@ bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
     out() << fmt::format("Time: {:.3f} ms\n",
                          std::chrono::duration<double, std::milli>(elapsed).count());
   }
-  return true;
+  return OutputOk();
+}
+
+bool Shell::OutputOk() {
+  std::ostream& stream = out();
+  stream.flush();
+  if (stream) return true;
+  ReportOutputFailure(file_out_.is_open() ? output_name_ : "standard output");
+  stream.clear();
+  return false;
+}
+
+bool Shell::CloseOutputFile() {
+  if (!file_out_.is_open()) return true;
+  file_out_.close();
+  if (!file_out_.fail()) return true;
+  ReportOutputFailure(output_name_);
+  file_out_.clear();
+  return false;
+}
+
+bool Shell::FinishOutput() {
+  bool ok = CloseOutputFile();
+  std::cout.flush();
+  if (!std::cout) {
+    ReportOutputFailure("standard output");
+    ok = false;
+  }
+  return ok;
+}
+
+void Shell::ReportOutputFailure(const std::string& where) {
+  if (!output_reported_) std::cerr << "cannot write to " << where << ": the output is incomplete\n";
+  output_reported_ = true;
 }
 
 // A CSV field for a value that is not NULL (NULL is an empty field, so an
@@ -423,13 +468,16 @@ bool Shell::DotCommand(const std::string& line) {
       return false;
     }
   } else if (command == ".output") {
-    if (file_out_.is_open()) file_out_.close();
+    if (!CloseOutputFile()) return false;
     if (words.size() > 1) {
       file_out_.open(words[1]);
       if (!file_out_) {
+        file_out_.clear();
         std::cerr << "cannot write " << words[1] << "\n";
         return false;
       }
+      output_name_ = words[1];
+      output_reported_ = false;
     }
   } else if (command == ".import" && (words.size() == 3 || words.size() == 5)) {
     // .import [--skip N] FILE TABLE, as sqlite3's shell spells it.
@@ -672,6 +720,7 @@ int main(int argc, char** argv) {
     } else {
       shell.Interactive();
     }
+    if (!shell.FinishOutput()) exit_code = 1;
   }
   db->close();
   return exit_code;

@@ -134,6 +134,22 @@ TEST_CASE("decode_row_view agrees with decode_row on long strings, and refuses e
   }
 }
 
+TEST_CASE("a table of more columns than a log or checkpoint record may name is refused") {
+  // The readers (durable_codec.cc) refuse a table of more than
+  // kMaxTableColumns columns: one created with more could not be opened again.
+  TableSchema schema;
+  schema.name = "wide";
+  for (size_t column = 0; column < kMaxTableColumns; ++column) {
+    schema.columns.push_back(ColumnDef::Integer("c" + std::to_string(column), column == 0));
+  }
+  schema.primary_key = {0};
+  REQUIRE(validate_schema(schema).ok());
+  schema.columns.push_back(ColumnDef::Integer("one_more"));
+  Status status = validate_schema(schema);
+  REQUIRE(status.code() == Status::Code::kInvalidArgument);
+  REQUIRE(status.message().find("at most 4096 columns") != std::string::npos);
+}
+
 TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {
   TableSchema schema = all_types();
   Row row(10, Value::Null());

@@ -209,6 +209,16 @@ wait $solo_pid
 check "statements run as they are read" "first
 second" "$(cat "$tmp/stream")"
 [ $tries -lt 100 ] || check "first answer before the end of the input" "within 10 s" "not seen"
+# Output that cannot be written fails the statement and the exit status
+# (/dev/full: every write is ENOSPC), rather than leaving a short export.
+if [ -w /dev/full ]; then
+  err=$("$SOLO" -c "SELECT 1" 2>&1 >/dev/full); rc=$?
+  check "stdout full: status" "1" "$rc"
+  check "stdout full: message" "cannot write to standard output: the output is incomplete" "$err"
+  err=$(printf '%s\n' ".output /dev/full" "SELECT 1;" "SELECT 2;" | "$SOLO" 2>&1); rc=$?
+  check "output file full: status" "1" "$rc"
+  check "output file full: message" "cannot write to /dev/full: the output is incomplete" "$err"
+fi
 rm -rf "$tmp"
 
 [ $fail -eq 0 ] && echo "shell test passed"

@@ -2,6 +2,7 @@
 // All of these are plain values: any thread may create, copy and read them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,6 +52,12 @@ struct ColumnDef {
   static ColumnDef Timestamp(std::string name, bool not_null = false);
   static ColumnDef Double(std::string name, bool not_null = false);
 };
+
+// The most columns a table may have (validate_schema), and the most a log or
+// checkpoint record's table may name when it is read back (durable_codec.cc).
+// SQL's CREATE TABLE allows 1,600, as PostgreSQL, and adds a row id column
+// when there is no primary key.
+inline constexpr size_t kMaxTableColumns = 4096;
 
 struct TableSchema {
   std::string name;

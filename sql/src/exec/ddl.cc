@@ -11,6 +11,11 @@
 namespace solo::sql {
 namespace {
 
+// PostgreSQL's limit (MaxHeapAttributeNumber); the engine's is higher
+// (kMaxTableColumns), with room for the row id column.
+constexpr size_t kMaxSqlTableColumns = 1600;
+static_assert(kMaxSqlTableColumns + 1 <= kMaxTableColumns);
+
 void CreateTable(const CreateTableStmt& create, WriteTxn* txn) {
   const Catalog& catalog = txn->catalog();
   if (catalog.find_table(create.name.name) != nullptr || catalog.find_index(create.name.name) != nullptr) {
@@ -21,6 +26,11 @@ void CreateTable(const CreateTableStmt& create, WriteTxn* txn) {
   if (create.name.name.starts_with(kSystemTablePrefix)) {
     ThrowSql(SqlState::kInvalidTableDefinition, "names starting with __solo_ are reserved",
              create.name.pos);
+  }
+  if (create.columns.size() > kMaxSqlTableColumns) {
+    ThrowSql(SqlState::kTooManyColumns,
+             fmt::format("tables can have at most {} columns", kMaxSqlTableColumns),
+             create.columns[kMaxSqlTableColumns].name.pos);
   }
   TableSchema schema;
   schema.name = create.name.name;

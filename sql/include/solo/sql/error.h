@@ -60,6 +60,7 @@ enum class SqlState : uint8_t {
   kObjectNotInPrerequisiteState,  // 55000 (a plan whose schema changed)
   kInvalidEscapeSequence,         // 22025 (a LIKE pattern ending in its escape)
   kCharacterNotInRepertoire,      // 22021 (text that is not UTF-8, or a NUL byte)
+  kTooManyColumns,                // 54011 (a table of more than 1,600 columns)
   kInsufficientPrivilege,         // 42501 (changing a system table)
   kInternalError,                 // XX000
 };
