@@ -147,6 +147,18 @@ Status read_segment_headers(FileSystem* fs, const std::string& dir,
       scan.info.seq = load_u64(header + kSegSeqOff);
       scan.info.first_lsn = load_u64(header + kSegFirstLsnOff);
       scan.db_id = load_u64(header + kSegDbIdOff);
+      // A segment is preallocated and synced before its header is written,
+      // and later writes stay inside it: a started segment shorter than its
+      // header says was cut after the fact (not a torn write), and reading
+      // it up to the cut would drop acknowledged rounds without a word.
+      const uint64_t recorded = load_u64(header + kSegBytesOff);
+      if (*size < recorded) {
+        return Status::Corruption("log segment " + scan.path + " is " + std::to_string(*size) +
+                                  " bytes, but its header at offset " +
+                                  std::to_string(kSegBytesOff) + " says " +
+                                  std::to_string(recorded) +
+                                  ": the file was cut short and rounds after the cut are missing");
+      }
     }
     scans->push_back(std::move(scan));
   }

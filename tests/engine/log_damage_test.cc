@@ -169,6 +169,27 @@ TEST_CASE("a damaged segment header is refused, not read as an empty log") {
   REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
 }
 
+TEST_CASE("a segment cut short is refused, not read up to the cut") {
+  // A segment is preallocated before it is started: a started one shorter
+  // than its header says lost its end after the fact (a probe truncated the
+  // last segment and the database opened with half its rows).
+  FaultFileSystem fs;
+  fill(&fs, 30);
+  FrameAt frame = find_frame(&fs, 10);
+  {
+    auto file = fs.open(frame.path, OpenMode::kReadWrite);
+    REQUIRE(file.ok());
+    REQUIRE((*file)->truncate(frame.offset + 8).ok());
+    REQUIRE((*file)->sync().ok());
+  }
+  auto opened = Database::open(damage_options(&fs));
+  REQUIRE(!opened.ok());
+  INFO(opened.status().ToString());
+  REQUIRE(opened.status().IsCorruption());
+  REQUIRE(opened.status().message().find(frame.path) != std::string::npos);
+  REQUIRE(opened.status().message().find("cut short") != std::string::npos);
+}
+
 TEST_CASE("a log or checkpoint of another format version is refused, not skipped") {
   FaultFileSystem fs;
   fill(&fs, 20, /*checkpoint_half_way=*/true);
