@@ -16,7 +16,7 @@ enum class Type : uint8_t {
   kInteger,    // 32-bit signed integer
   kBigInt,     // 64-bit signed integer
   kDecimal,    // DECIMAL(p,s): exact fixed point, stored as int64 = value * 10^s
-  kChar,       // CHAR(n): at most n bytes, stored as given (no padding)
+  kChar,       // CHAR(n): at most n bytes (the SQL layer stores it without trailing spaces)
   kVarChar,    // VARCHAR(n): at most n bytes
   kText,       // unbounded string (a row must stay below 16 MiB)
   kTimestamp,  // int64 microseconds since 1970-01-01 UTC

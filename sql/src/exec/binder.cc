@@ -285,8 +285,96 @@ BExprPtr CloneExpr(const BExpr& expr) {
   out->has_operand = expr.has_operand;
   out->has_else = expr.has_else;
   out->cast_type = expr.cast_type;
+  out->bpchar_length = expr.bpchar_length;
+  out->varchar = expr.varchar;
   for (const BExprPtr& arg : expr.args) out->args.push_back(CloneExpr(*arg));
   return out;  // never called on expressions with subqueries
+}
+
+// --- CHAR(n) (sql/README.md "CHAR(n)") -------------------------------------------------
+
+// Gives a column reference its item's column's static type (BExpr::bpchar_length, varchar).
+void SetColumnType(const FromItem& item, size_t col, BExpr* expr) {
+  if (item.derived) {
+    expr->bpchar_length = item.derived->outputs[col]->bpchar_length;
+    expr->varchar = item.derived->outputs[col]->varchar;
+    return;
+  }
+  const solo::ColumnDef& column = item.columns[col];
+  if (column.type == Type::kChar) expr->bpchar_length = column.length;
+  expr->varchar = column.type == Type::kVarChar;
+}
+
+BExprPtr WrapFunction(ScalarFn function, BExprPtr arg, uint32_t index = 0) {
+  auto out = MakeExpr(BKind::kFunction, arg->pos);
+  out->function = function;
+  out->index = index;
+  out->args.push_back(std::move(arg));
+  return out;
+}
+
+// `*other` is compared with a CHAR value. PostgreSQL compares a CHAR with a
+// string literal, an untyped parameter, a VARCHAR or another CHAR as bpchar:
+// trailing spaces do not count. A CHAR value is held without them, so the
+// other side loses its own: a literal now, anything else as it is evaluated.
+// A TEXT value or computed text (c || 'x', upper(c)) is left alone: PostgreSQL
+// compares the CHAR as text with it, which the CHAR's held value already is.
+void CoerceToBpchar(BExprPtr* other) {
+  BExpr& expr = **other;
+  if (expr.bpchar_length > 0) return;
+  if (expr.kind == BKind::kConst) {
+    if (expr.constant.kind() == ValueKind::kText) {
+      expr.constant.SetText(std::string(BpcharStripped(expr.constant.as_text())));
+    }
+    return;
+  }
+  if (expr.kind == BKind::kParam || expr.varchar) {
+    *other = WrapFunction(ScalarFn::kBpcharStrip, std::move(*other));
+  }
+}
+
+// Both operands of a comparison.
+void CoerceComparison(BExprPtr* left, BExprPtr* right) {
+  if ((*left)->bpchar_length > 0) CoerceToBpchar(right);
+  if ((*right)->bpchar_length > 0) CoerceToBpchar(left);
+}
+
+// The CHAR(n) of values that are all CHAR(n) of one n, else 0: the static
+// type of a CASE or COALESCE over them.
+uint32_t CommonBpcharLength(const std::vector<const BExpr*>& results) {
+  uint32_t length = 0;
+  for (const BExpr* result : results) {
+    if (result->bpchar_length == 0 || (length != 0 && result->bpchar_length != length)) return 0;
+    length = result->bpchar_length;
+  }
+  return length;
+}
+
+// A scalar function's CHAR(n) rules: octet_length counts a CHAR's padding;
+// NULLIF compares as `=` does and returns its first argument's type; a
+// COALESCE of CHAR(n) values is a CHAR(n). Every other function takes the
+// CHAR as text (without its trailing spaces), as PostgreSQL converts it.
+void BindCharFunction(BExpr* expr) {
+  switch (expr->function) {
+    case ScalarFn::kOctetLength:
+      if (expr->args[0]->bpchar_length > 0) {
+        uint32_t length = expr->args[0]->bpchar_length;
+        expr->args[0] = WrapFunction(ScalarFn::kBpcharPad, std::move(expr->args[0]), length);
+      }
+      return;
+    case ScalarFn::kNullif:
+      CoerceComparison(&expr->args[0], &expr->args[1]);
+      expr->bpchar_length = expr->args[0]->bpchar_length;
+      expr->varchar = expr->args[0]->varchar;
+      return;
+    case ScalarFn::kCoalesce: {
+      std::vector<const BExpr*> results;
+      for (const BExprPtr& arg : expr->args) results.push_back(arg.get());
+      expr->bpchar_length = CommonBpcharLength(results);
+      return;
+    }
+    default: return;
+  }
 }
 
 struct Conjunct {
@@ -461,6 +549,7 @@ BExprPtr Binder::BindColumn(const ColumnRefExpr& ref, Scope* scope, AggContext* 
     auto expr = MakeExpr(BKind::kColumn, ref.pos);
     expr->index = item.slot_base + found_column;
     expr->depth = depth;
+    SetColumnType(item, found_column, expr.get());
     if (agg != nullptr && depth == 0 && !agg->inside_aggregate) {
       for (size_t key = 0; key < agg->group_slot.size(); ++key) {
         if (agg->group_slot[key] == static_cast<int>(expr->index)) {
@@ -524,6 +613,10 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
     }
     auto expr = MakeExpr(BKind::kColumn, fn.pos);
     expr->index = static_cast<uint32_t>(agg->group_text.size() + agg->plan->aggs.size());
+    if (spec.fn == AggFn::kMin || spec.fn == AggFn::kMax) {
+      expr->bpchar_length = spec.arg->bpchar_length;
+      expr->varchar = spec.arg->varchar;
+    }
     agg->plan->aggs.push_back(std::move(spec));
     return expr;
   }
@@ -536,6 +629,7 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
       {"coalesce", ScalarFn::kCoalesce, 1, 1000}, {"nullif", ScalarFn::kNullif, 2, 2},
       {"substr", ScalarFn::kSubstr, 2, 3},        {"substring", ScalarFn::kSubstr, 2, 3},
       {"length", ScalarFn::kLength, 1, 1},        {"char_length", ScalarFn::kLength, 1, 1},
+      {"octet_length", ScalarFn::kOctetLength, 1, 1},
       {"upper", ScalarFn::kUpper, 1, 1},          {"lower", ScalarFn::kLower, 1, 1},
       {"trim", ScalarFn::kTrim, 1, 1},            {"abs", ScalarFn::kAbs, 1, 1},
   };
@@ -547,6 +641,7 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
     auto expr = MakeExpr(BKind::kFunction, fn.pos);
     expr->function = info.fn;
     for (const ExprPtr& arg : fn.args) expr->args.push_back(BindExpr(*arg, scope, agg));
+    BindCharFunction(expr.get());
     return expr;
   }
   ThrowSql(SqlState::kUndefinedFunction,
@@ -563,6 +658,8 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       if (agg->group_text[key] == text) {
         auto ref = MakeExpr(BKind::kColumn, expr.pos);
         ref->index = static_cast<uint32_t>(key);
+        ref->bpchar_length = agg->plan->group_keys[key]->bpchar_length;
+        ref->varchar = agg->plan->group_keys[key]->varchar;
         return ref;
       }
     }
@@ -632,6 +729,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->binary = bin.op == BinaryOp::kNe ? BinaryOp::kNe : bin.op;
       out->args.push_back(BindExpr(*bin.left, scope, agg));
       out->args.push_back(BindExpr(*bin.right, scope, agg));
+      if (kind == BKind::kCompare) CoerceComparison(&out->args[0], &out->args[1]);
       return out;
     }
     case ExprKind::kIsNull: {
@@ -647,10 +745,12 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       low->binary = BinaryOp::kGe;
       low->args.push_back(BindExpr(*between.operand, scope, agg));
       low->args.push_back(BindExpr(*between.low, scope, agg));
+      CoerceComparison(&low->args[0], &low->args[1]);
       auto high = MakeExpr(BKind::kCompare, expr.pos);
       high->binary = BinaryOp::kLe;
       high->args.push_back(BindExpr(*between.operand, scope, agg));
       high->args.push_back(BindExpr(*between.high, scope, agg));
+      CoerceComparison(&high->args[0], &high->args[1]);
       auto both = MakeExpr(BKind::kAnd, expr.pos);
       both->args.push_back(std::move(low));
       both->args.push_back(std::move(high));
@@ -665,6 +765,9 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->negated = in.negated;
       out->args.push_back(BindExpr(*in.operand, scope, agg));
       for (const ExprPtr& item : in.list) out->args.push_back(BindExpr(*item, scope, agg));
+      if (out->args[0]->bpchar_length > 0) {
+        for (size_t arg = 1; arg < out->args.size(); ++arg) CoerceToBpchar(&out->args[arg]);
+      }
       return out;
     }
     case ExprKind::kInSubquery:
@@ -686,6 +789,10 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       if (kind != BKind::kExists && out->subquery->outputs.size() != 1) {
         ThrowSql(SqlState::kSyntaxError, "subquery must return only one column", sub->pos);
       }
+      if (kind == BKind::kSubquery) {
+        out->bpchar_length = out->subquery->outputs[0]->bpchar_length;
+        out->varchar = out->subquery->outputs[0]->varchar;
+      }
       return out;
     }
     case ExprKind::kLike: {
@@ -693,6 +800,10 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       auto out = MakeExpr(BKind::kLike, expr.pos);
       out->negated = like.negated;
       out->args.push_back(BindExpr(*like.operand, scope, agg));
+      if (uint32_t length = out->args[0]->bpchar_length; length > 0) {
+        // PostgreSQL matches a CHAR(n) with its padding: 'ab'::char(4) LIKE 'ab  '.
+        out->args[0] = WrapFunction(ScalarFn::kBpcharPad, std::move(out->args[0]), length);
+      }
       out->args.push_back(BindExpr(*like.pattern, scope, agg));
       if (like.escape) out->args.push_back(BindExpr(*like.escape, scope, agg));
       return out;
@@ -712,6 +823,17 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         out->has_else = true;
         out->args.push_back(BindExpr(*c.else_result, scope, agg));
       }
+      // CASE c WHEN 'ab ' compares as `=` does; CASE ... THEN c ... is a
+      // CHAR(n) when every result is one of that n.
+      std::vector<const BExpr*> results;
+      const size_t first_when = out->has_operand ? 1 : 0;
+      const size_t when_end = out->args.size() - (out->has_else ? 1 : 0);
+      for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
+        if (out->has_operand) CoerceComparison(&out->args[0], &out->args[arg]);
+        results.push_back(out->args[arg + 1].get());
+      }
+      if (out->has_else) results.push_back(out->args.back().get());
+      out->bpchar_length = CommonBpcharLength(results);
       return out;
     }
     case ExprKind::kCast: {
@@ -719,6 +841,8 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       auto out = MakeExpr(BKind::kCast, expr.pos);
       out->cast_type = ColumnForType(cast.type);
       out->args.push_back(BindExpr(*cast.operand, scope, agg));
+      if (out->cast_type.type == Type::kChar) out->bpchar_length = out->cast_type.length;
+      out->varchar = out->cast_type.type == Type::kVarChar;
       return out;
     }
     case ExprKind::kFunction: return BindFunction(expr.As<FunctionExpr>(), scope, agg);
@@ -1211,6 +1335,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
         items[output.item].needed[output.column] = true;
         expr = MakeExpr(BKind::kColumn, select.pos);
         expr->index = items[output.item].slot_base + output.column;
+        SetColumnType(items[output.item], output.column, expr.get());
       } else {
         expr = BindColumn(ref, &scope, agg);
       }
@@ -1445,6 +1570,7 @@ void Binder::BindModify(const Statement& statement) {
         if (IsHiddenColumn(items[0].columns[col])) continue;
         BExprPtr expr = MakeExpr(BKind::kColumn, item.pos);
         expr->index = items[0].slot_base + col;
+        SetColumnType(items[0], col, expr.get());
         modify->returning.push_back(std::move(expr));
         plan_->column_names.push_back(items[0].columns[col].name);
       }
@@ -1545,6 +1671,22 @@ void BindStatement(const TxnView& view, Plan* plan) {
     default: plan->statement_class = StatementClass::kDdl; break;
   }
   if (plan->explain) plan->statement_class = StatementClass::kRead;
+  // Result columns of type CHAR(n) show their padding, as PostgreSQL's do.
+  const std::vector<BExprPtr>* outputs = nullptr;
+  if (plan->explain) {
+    outputs = nullptr;
+  } else if (plan->kind == StatementKind::kSelect && plan->select) {
+    outputs = &plan->select->outputs;
+  } else if (plan->modify) {
+    outputs = &plan->modify->returning;
+  }
+  if (outputs != nullptr) {
+    for (size_t col = 0; col < outputs->size(); ++col) {
+      if (uint32_t length = (*outputs)[col]->bpchar_length; length > 0) {
+        plan->padded_columns.emplace_back(static_cast<uint32_t>(col), length);
+      }
+    }
+  }
 }
 
 }  // namespace solo::sql

@@ -113,6 +113,24 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
       out->SetInt(chars);
       return;
     }
+    case ScalarFn::kOctetLength: {
+      out->SetInt(static_cast<int64_t>(
+          arg.kind() == ValueKind::kText ? arg.as_text().size() : arg.ToString().size()));
+      return;
+    }
+    case ScalarFn::kBpcharStrip: {
+      if (arg.kind() != ValueKind::kText) {
+        *out = arg;  // a number or timestamp compared with a CHAR converts the CHAR
+        return;
+      }
+      out->SetText(BpcharStripped(arg.as_text()));
+      return;
+    }
+    case ScalarFn::kBpcharPad: {
+      out->SetText(text_of(arg));
+      PadBpchar(expr.index, &out->mutable_text());
+      return;
+    }
     case ScalarFn::kUpper:
     case ScalarFn::kLower: {
       std::string text = text_of(arg);

@@ -41,7 +41,22 @@ enum class BKind : uint8_t {
   kInSubquery,  // args[0] [NOT] IN (subquery)
 };
 
-enum class ScalarFn : uint8_t { kCoalesce, kNullif, kSubstr, kLength, kUpper, kLower, kTrim, kAbs };
+// kBpcharStrip and kBpcharPad are the binder's, never written in SQL: a
+// text without its trailing spaces, and one padded with spaces to `index`
+// characters (see "CHAR(n)" in sql/README.md).
+enum class ScalarFn : uint8_t {
+  kCoalesce,
+  kNullif,
+  kSubstr,
+  kLength,
+  kOctetLength,
+  kUpper,
+  kLower,
+  kTrim,
+  kAbs,
+  kBpcharStrip,
+  kBpcharPad,
+};
 
 struct BExpr {
   BKind kind = BKind::kConst;
@@ -55,6 +70,13 @@ struct BExpr {
   bool has_operand = false;
   bool has_else = false;
   solo::ColumnDef cast_type;
+  // The value's static type, where PostgreSQL's rules depend on it: n > 0
+  // for a CHAR(n) (bpchar) value, which is held without trailing spaces and
+  // padded to n characters only where it leaves (a result column, LIKE,
+  // octet_length); `varchar` for a VARCHAR column or cast, which compares
+  // with a CHAR as a CHAR does.
+  uint32_t bpchar_length = 0;
+  bool varchar = false;
   std::vector<std::unique_ptr<BExpr>> args;
   std::unique_ptr<SelectPlan> subquery;
 };
@@ -204,6 +226,9 @@ struct Plan {
   bool explain = false;
   uint32_t parameter_count = 0;
   std::vector<std::string> column_names;
+  // Result columns of type CHAR(n) (column, n), padded with spaces to n
+  // characters once the statement has run (RETURNING included).
+  std::vector<std::pair<uint32_t, uint32_t>> padded_columns;
   // Tables (and indexes) the plan uses, checked before each execution.
   std::vector<std::pair<TreeId, std::string>> trees;
   std::unique_ptr<SelectPlan> select;

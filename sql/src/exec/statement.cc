@@ -555,7 +555,16 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
       case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env, out); break;
       default: ExecuteDdl(*plan.parsed.statement, write); break;
     }
-    if (out != nullptr) out->set_affected(affected);
+    if (out != nullptr) {
+      out->set_affected(affected);
+      // CHAR(n) results are held without their trailing spaces (value_ops.h).
+      for (const auto& [column, length] : plan.padded_columns) {
+        for (size_t row = 0; row < out->row_count(); ++row) {
+          Value& value = out->mutable_at(row, column);
+          if (value.kind() == ValueKind::kText) PadBpchar(length, &value.mutable_text());
+        }
+      }
+    }
   } catch (ExecFailure& failure) {
     return failure.error;
   }

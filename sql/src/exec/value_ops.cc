@@ -620,12 +620,24 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
                    pos);
         }
       }
+      if (column.type == Type::kChar) {
+        // A CHAR(n) is held without its trailing spaces (sql/README.md "CHAR(n)").
+        std::string& text = out->mutable_text();
+        text.resize(BpcharStripped(text).size());
+      }
       return;
     }
   }
 }
 
 }  // namespace
+
+void PadBpchar(uint32_t length, std::string* text) {
+  if (text->size() >= length * size_t{4}) return;  // n characters take at most 4n bytes
+  size_t chars = 0;
+  for (unsigned char byte : *text) chars += (byte & 0xC0) != 0x80;
+  if (chars < length) text->append(length - chars, ' ');
+}
 
 void CastValue(const Value& value, const solo::ColumnDef& column, Value* out, SourcePos pos) {
   Convert(value, column, out, pos, /*assign=*/false);
@@ -673,7 +685,9 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
       column.type == Type::kChar || column.type == Type::kVarChar || column.type == Type::kText;
   if (text_column && value.kind() == ValueKind::kText &&
       (column.length == 0 || value.as_text().size() <= column.length)) {
-    out->set_string(value.as_text());  // what Convert would give, without its copy
+    // What Convert would give, without its copy.
+    out->set_string(column.type == Type::kChar ? BpcharStripped(value.as_text())
+                                               : std::string_view(value.as_text()));
     return;
   }
   // Kept between calls (and its text capacity with it): the owner converts
@@ -716,7 +730,10 @@ bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBui
       if (column.type == Type::kTimestamp && row->add_int(value.as_int())) return true;
       break;
     case ValueKind::kText:
-      if (row->add_string(value.as_text())) return true;
+      if (row->add_string(column.type == Type::kChar ? BpcharStripped(value.as_text())
+                                                     : std::string_view(value.as_text()))) {
+        return true;
+      }
       break;
     default:
       break;

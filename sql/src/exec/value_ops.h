@@ -70,6 +70,20 @@ void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* 
 // The same for a column read in place (decode_row_view); reuses out's text buffer.
 void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out);
 
+// CHAR(n), PostgreSQL's bpchar: a value is held without its trailing spaces
+// (stored so, and so in keys: 'ab' and 'ab ' are one key), which is what
+// comparing bpchar values and converting one to text give; it is padded to n
+// characters where PostgreSQL's padded value shows (see sql/README.md
+// "CHAR(n)"). BpcharStripped returns text without its trailing spaces;
+// PadBpchar pads *text with spaces to `length` UTF-8 characters (a longer
+// text is left as it is).
+inline std::string_view BpcharStripped(std::string_view text) {
+  size_t end = text.size();
+  while (end > 0 && text[end - 1] == ' ') --end;
+  return text.substr(0, end);
+}
+void PadBpchar(uint32_t length, std::string* text);
+
 // Appends a byte string that is equal for equal values (numbers of any kind
 // compare by value), for hashing in GROUP BY, DISTINCT and IN.
 void AppendHashKey(const Value& value, std::string* out);

@@ -58,6 +58,9 @@ class ResultSet {
   // For the executor: appends a row of column_count() values and returns
   // them to be overwritten (they hold an earlier row's values, or NULL).
   Value* AppendRow();
+  // For the executor: a value of a row already appended, to be changed in
+  // place. Preconditions: row < row_count(), column < column_count().
+  Value& mutable_at(size_t row, size_t column) { return values_[row * column_count() + column]; }
   // Empties the rows and takes `names` (which belong to `source`, a plan
   // kept alive meanwhile: they are referred to, not copied) and `tag`.
   void ResetFor(const std::shared_ptr<const Plan>& source, const std::vector<std::string>& names,
