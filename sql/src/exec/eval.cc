@@ -114,8 +114,8 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
       return;
     }
     case ScalarFn::kOctetLength: {
-      out->SetInt(static_cast<int64_t>(
-          arg.kind() == ValueKind::kText ? arg.as_text().size() : arg.ToString().size()));
+      out->SetInt(static_cast<int64_t>(arg.kind() == ValueKind::kText ? arg.as_text().size()
+                                                                      : arg.ToString().size()));
       return;
     }
     case ScalarFn::kBpcharStrip: {
