@@ -184,16 +184,17 @@ class BlockWriter {
 
 }  // namespace
 
-Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
-                        uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
-                        const std::function<void(TreeId)>& done_with_tree, bool reuse_spare) {
+// write_checkpoint up to the rename of temp_path to final_path: on failure
+// temp_path may be left behind, partly written.
+static Status write_and_rename(FileSystem* fs, const std::string& dir, const RootSet& roots,
+                               uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
+                               const std::function<void(TreeId)>& done_with_tree, bool reuse_spare,
+                               const std::string& temp_path, const std::string& final_path) {
   auto done = [&](TreeId id) {
     if (done_with_tree) done_with_tree(id);
   };
   // Last round included: RootSet::lsn.
   const uint64_t lsn = roots.lsn;
-  std::string temp_path = dir + "/" + checkpoint_temp_name(lsn);
-  std::string final_path = dir + "/" + checkpoint_name(lsn);
   // The spare's old contents are overwritten from the start; the rename
   // needs no directory sync: after a crash the file is a .tmp (removed by
   // recovery) or the spare again, and nothing reads either.
@@ -313,8 +314,24 @@ Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& r
   info->writeback_wait_ns = writer.wait_ns();
   opened->reset();
   if (status.ok()) status = fs->rename(temp_path, final_path);
-  if (status.ok()) status = fs->sync_dir(dir);
   return status;
+}
+
+Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
+                        uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
+                        const std::function<void(TreeId)>& done_with_tree, bool reuse_spare) {
+  const std::string temp_path = dir + "/" + checkpoint_temp_name(roots.lsn);
+  const std::string final_path = dir + "/" + checkpoint_name(roots.lsn);
+  Status status = write_and_rename(fs, dir, roots, db_id, writeback_bytes, info, done_with_tree,
+                                   reuse_spare, temp_path, final_path);
+  if (!status.ok()) {
+    // Recovery would remove it too, but only at the next open: until then a
+    // failed write (ENOSPC, EFBIG) would leave the space it took taken. If
+    // the file was never made, the removal fails harmlessly.
+    (void)fs->remove(temp_path);
+    return status;
+  }
+  return fs->sync_dir(dir);
 }
 
 }  // namespace solo::internal

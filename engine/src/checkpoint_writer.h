@@ -34,7 +34,8 @@ struct CheckpointInfo {
 // the .tmp name and overwritten from its start (and cut to the new length)
 // instead of a new file being created.
 // Returns IOError (naming the file) on a failed write, write_back, sync,
-// rename or directory sync; the .tmp file may remain (recovery removes it).
+// rename or directory sync. A failure before the rename removes the .tmp
+// file (if that removal fails too, the next recovery removes it).
 Status write_checkpoint(FileSystem* fs, const std::string& dir, const RootSet& roots,
                         uint64_t db_id, uint64_t writeback_bytes, CheckpointInfo* info,
                         const std::function<void(TreeId)>& done_with_tree = {},
