@@ -64,7 +64,9 @@ bool PendingWrite::done() const {
 
 Database::Database(std::unique_ptr<internal::DbImpl> impl) : impl_(std::move(impl)) {}
 
-Database::~Database() { close(); }
+Database::~Database() {
+  (void)close();
+}
 
 Result<std::unique_ptr<Database>> Database::open(const Options& options) {
   auto impl = std::make_unique<internal::DbImpl>(options);
@@ -72,7 +74,7 @@ Result<std::unique_ptr<Database>> Database::open(const Options& options) {
   if (!options.dir.empty()) {
     Status status = impl->open_durable();
     if (!status.ok()) {
-      impl->close();
+      (void)impl->close();
       return status;
     }
   }
@@ -134,7 +136,9 @@ Database::FileKind Database::file_kind(std::string_view name) {
 
 const Options& Database::options() const { return impl_->options(); }
 
-void Database::close() { impl_->close(); }
+Status Database::close() {
+  return impl_->close();
+}
 
 Status Database::checkpoint() { return impl_->checkpoint(); }
 

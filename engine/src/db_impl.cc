@@ -47,7 +47,7 @@ DbImpl::DbImpl(const Options& options)
 }
 
 DbImpl::~DbImpl() {
-  close();
+  (void)close();
   SOLO_ASSERT(registry_.held() == 0);  // every Snapshot released before the Database
   // The pool's arenas hold every node, record and root set: freeing them frees all.
 }
@@ -125,11 +125,11 @@ Status DbImpl::finish(AsyncWrite* write) {
   return std::move(request.result);
 }
 
-void DbImpl::close() {
+Status DbImpl::close() {
   std::lock_guard<std::mutex> lock(close_mutex_);
-  if (closed_) return;
+  if (closed_) return close_status_;
   closed_ = true;
-  if (!owner_.joinable()) return;
+  if (!owner_.joinable()) return close_status_;
   stopping_.store(true, std::memory_order_seq_cst);
   WriteRequest stop;
   stop.fn = nullptr;
@@ -142,13 +142,20 @@ void DbImpl::close() {
     checkpointer_->stop();
     // A shutdown checkpoint, so that the next open need not replay the log
     // (Options::checkpoint_at_close_bytes). A failure is fatal like any
-    // checkpoint's, and loses nothing: the log still holds every round.
+    // checkpoint's and loses nothing (the log still holds every round), but
+    // the caller is told: the next open replays the log instead.
     const uint64_t at_close = options_.checkpoint_at_close_bytes;
     if (at_close > 0 && !fatal_.failed() && checkpointer_->log_bytes_since_checkpoint() >= at_close) {
-      (void)checkpointer_->run_here();
+      Status status = checkpointer_->run_here();
+      if (status.IsIOError()) {
+        close_status_ = Status::IOError("checkpoint at close: " + status.message());
+      } else {
+        close_status_ = std::move(status);
+      }
     }
   }
   if (log_) log_->stop();
+  return close_status_;
 }
 
 Status DbImpl::checkpoint() {

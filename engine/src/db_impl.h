@@ -71,7 +71,9 @@ class DbImpl {
   // Database::submit and finish: write() in two halves.
   Status submit(AsyncWrite* write);
   Status finish(AsyncWrite* write);
-  void close();
+  // Database::close: stops the owner and the helpers; the failure of the
+  // checkpoint at close, if any (the first call's, for every call).
+  Status close();
   // Writes a checkpoint of the newest published state now (NotSupported-like
   // InvalidArgument in memory). Any thread.
   Status checkpoint();
@@ -278,6 +280,7 @@ class DbImpl {
   std::atomic<int64_t> active_writers_{0};
   std::mutex close_mutex_;
   bool closed_ = false;  // guarded by close_mutex_
+  Status close_status_;  // guarded by close_mutex_: what close() returns
   struct SharedStats {
     std::atomic<uint64_t> generation{0}, rounds{0}, commits{0}, rollbacks{0}, state_bytes{0},
         node_bytes{0}, record_bytes{0}, arena_bytes{0}, retired_pending{0}, reused{0}, fresh{0},

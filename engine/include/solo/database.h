@@ -276,7 +276,9 @@ class Database {
   // tail; IOError if a file operation fails. Any thread.
   static Result<std::unique_ptr<Database>> open(const Options& options);
 
-  // Closes (see close()). All snapshots must have been released.
+  // Closes (see close()), ignoring its Status: call close() first to learn
+  // whether the checkpoint at close was written. All snapshots must have
+  // been released.
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -327,8 +329,14 @@ class Database {
   Status checkpoint();
 
   // Lets the queued writes finish, stops the owner and refuses later writes
-  // with Shutdown. Idempotent. Any thread but the owner.
-  void close();
+  // with Shutdown; with a directory, first writes the checkpoint at close
+  // (Options::checkpoint_at_close_bytes). Returns OK, or IOError (naming
+  // the file and the error, e.g. ENOSPC or "File too large") if that
+  // checkpoint failed: its partly written .tmp file is removed, nothing
+  // committed is lost (the next open replays the log instead) and the
+  // database is closed all the same. Idempotent: a later call returns the
+  // first one's Status. Any thread but the owner.
+  Status close();
 
   // What a file name in a database directory is to the engine. It writes
   // only these names there; any other file (even "wal-e.conf" or
