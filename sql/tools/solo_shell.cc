@@ -722,6 +722,13 @@ int main(int argc, char** argv) {
     }
     if (!shell.FinishOutput()) exit_code = 1;
   }
-  db->close();
+  // Nothing committed is lost if the checkpoint at close fails (the next
+  // open replays the log), but the user should know why the directory still
+  // holds that log.
+  solo::Status closed = db->close();
+  if (!closed.ok()) {
+    std::cerr << "cannot close the database cleanly: " << closed.ToString() << "\n";
+    exit_code = 1;
+  }
   return exit_code;
 }
