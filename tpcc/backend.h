@@ -179,6 +179,12 @@ class Backend {
   virtual StorageCheck check_storage() { return {}; }
   // Removes any existing database so a fresh one can be loaded.
   virtual void destroy() = 0;
+  // Closes the database once no connection is in use (solo: stops the
+  // engine, which first writes its checkpoint at close). Throws
+  // BackendError if that fails; the destructor closes too but cannot
+  // report. Nothing by default (the other engines close with their
+  // connections or servers).
+  virtual void close() {}
   // Opens a new connection (creating the database file if needed).
   virtual std::unique_ptr<Connection> connect() = 0;
   // How many connections may usefully load in parallel.

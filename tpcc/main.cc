@@ -376,7 +376,8 @@ int command_crosscheck(const CliOptions& options) {
   // The databases (a private PostgreSQL cluster is ~650 MB, in RAM under
   // /dev/shm) go once they have agreed; after a difference they stay.
   first_conn.reset();
-  backends.clear();  // closes solo and SQLite, stops a private PostgreSQL
+  for (auto& backend : backends) backend->close();  // throws if solo's checkpoint at close fails
+  backends.clear();                                 // closes SQLite, stops a private PostgreSQL
   if (agreed && !options.keep) {
     std::error_code remove_error;
     for (const std::string& engine : options.engines) {
@@ -438,10 +439,19 @@ int main(int argc, char** argv) {
     return kExitFailed;
   }
   try {
-    if (options->command == "load") return command_load(*backend, *options);
-    if (options->command == "check") return command_check(*backend, *options);
-    if (options->command == "replay") return command_replay(*backend, *options);
-    return command_run(*backend, *options);
+    int exit_code;
+    if (options->command == "load") {
+      exit_code = command_load(*backend, *options);
+    } else if (options->command == "check") {
+      exit_code = command_check(*backend, *options);
+    } else if (options->command == "replay") {
+      exit_code = command_replay(*backend, *options);
+    } else {
+      exit_code = command_run(*backend, *options);
+    }
+    // Closing can fail too (solo's checkpoint at close: ENOSPC).
+    backend->close();
+    return exit_code;
   } catch (const std::exception& failure) {
     fmt::print(stderr, "tpcc: error: {}\n", failure.what());
     return kExitFailed;

@@ -61,6 +61,10 @@ class SoloBackend final : public Backend {
   // (by their exact names; other files in the directory stay). Precondition:
   // no connection is in use.
   void destroy() override;
+  // solo::Database::close(): throws BackendError (naming the file and the
+  // error) if the checkpoint at close failed; nothing committed is lost
+  // then (the next open replays the log). Later calls throw it again.
+  void close() override;
   std::unique_ptr<Connection> connect() override;
   // Rows are generated on the loading threads while the owner inserts.
   int load_parallelism() const override { return 2; }
