@@ -115,7 +115,10 @@ options:
   --storage ram|disk   ram: database files on /dev/shm; disk: on the real disk,
                        every commit durable (default ram)
   --dir PATH           where the database lives (default: /dev/shm/solo-tpcc for
-                       ram, ./tpcc-data for disk)
+                       ram, ./tpcc-data for disk). load, run and replay delete
+                       the database there, so a non-empty PATH must hold the
+                       tpcc-owned file that tpcc writes into a directory it
+                       makes or finds empty; others are refused
   --seed N             seed of the load and of the terminals (default 1)
   --think              keying and think times on (clause 5.2.5); off by default
   --drivers N          solo, without --think: N threads run the T terminals,

@@ -25,6 +25,7 @@
 #include "tpcc/durability.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
+#include "tpcc/owned_dir.h"
 #include "tpcc/owner_profile.h"
 #include "tpcc/replay.h"
 #include "tpcc/report.h"
@@ -289,6 +290,12 @@ int command_crosscheck(const CliOptions& options) {
     tpcc::BackendOptions backend_options = options.backend;
     backend_options.engine = engine;
     backend_options.dir = base + "/" + engine;
+    // The default base is tpcc's by name: an engine's directory there from a
+    // version without the marker is adopted, as the engines' defaults are.
+    std::error_code exists_error;
+    if (options.backend.dir.empty() && std::filesystem::exists(backend_options.dir, exists_error)) {
+      tpcc::claim_dir(backend_options.dir, /*adopt=*/true, engine);
+    }
     backends.push_back(tpcc::make_backend(backend_options));
   }
 
@@ -381,7 +388,11 @@ int command_crosscheck(const CliOptions& options) {
   if (agreed && !options.keep) {
     std::error_code remove_error;
     for (const std::string& engine : options.engines) {
-      std::filesystem::remove_all(base + "/" + engine, remove_error);
+      // Each was claimed before its load (owned_dir.h); checked again, as
+      // this removes the whole directory.
+      if (tpcc::dir_is_owned(base + "/" + engine)) {
+        std::filesystem::remove_all(base + "/" + engine, remove_error);
+      }
     }
     if (options.journal_path.empty()) std::filesystem::remove(journal_path, remove_error);
     std::filesystem::remove(base, remove_error);  // only if nothing else is in it

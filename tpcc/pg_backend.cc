@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tpcc/owned_dir.h"
 #include "tpcc/schema.h"
 
 namespace tpcc {
@@ -42,6 +43,7 @@ PgBackend::PgBackend(const BackendOptions& options, PgIsolation write_isolation)
   shared_->write_isolation = write_isolation;
   if (options.pg_url.empty()) {
     cluster_ = std::make_unique<PgCluster>(options.dir, options.storage, options.terminals);
+    default_dir_ = options.dir.empty();
     shared_->conninfo = cluster_->conninfo();
     shared_->where = cluster_->dir();
   } else {
@@ -84,6 +86,9 @@ bool PgBackend::exists() {
 }
 
 void PgBackend::destroy() {
+  // A private cluster's tables are dropped only in a directory tpcc made
+  // (scripts/pg marks the directories it creates as well).
+  if (cluster_) claim_dir(cluster_->dir(), default_dir_, "postgres");
   if (cluster_ && !cluster_->has_data()) return;  // nothing to drop
   auto connection = open();
   std::string script;

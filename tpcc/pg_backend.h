@@ -57,7 +57,10 @@ class PgBackend final : public Backend {
   // True when the database has a table named `warehouse`. A private cluster
   // that was never initialized is not started for this: false.
   bool exists() override;
-  // Drops every TPC-C table (missing ones are fine). Throws BackendError.
+  // Drops every TPC-C table (missing ones are fine). A private cluster's
+  // directory must be tpcc's first: claim_dir() in owned_dir.h (created and
+  // marked when missing or empty, the default adopted), else BackendError
+  // and nothing is dropped. Throws BackendError.
   void destroy() override;
   // Opens a connection, starting the private cluster first if needed. Any
   // thread. Throws BackendError (one line naming the reason).
@@ -85,6 +88,7 @@ class PgBackend final : public Backend {
   std::unique_ptr<PgConnection> open();
 
   std::unique_ptr<PgCluster> cluster_;  // immutable after construction
+  bool default_dir_ = false;            // the cluster is in pg_default_dir(): adopted by destroy()
   std::shared_ptr<PgShared> shared_;    // immutable after construction
   mutable std::mutex config_mutex_;
   std::string server_config_;           // guarded by config_mutex_: filled by the first connect()

@@ -10,6 +10,7 @@
 
 #include "solo/database.h"
 #include "solo/sql/statement.h"
+#include "tpcc/owned_dir.h"
 #include "tpcc/sysinfo.h"
 
 namespace tpcc {
@@ -355,7 +356,8 @@ SoloBackend::SoloBackend(const BackendOptions& options)
         "solo: checkpoint trigger of {} MiB: must be 1 to {} (negative: the engine's default)",
         checkpoint_mib_, kMaxSoloCheckpointMib));
   }
-  if (!options.dir.empty()) {
+  default_dir_ = options.dir.empty();
+  if (!default_dir_) {
     dir_ = options.dir;
   } else {
     dir_ = options.storage == Storage::kRam ? "/dev/shm/solo-tpcc/solo" : "./tpcc-data/solo";
@@ -363,9 +365,10 @@ SoloBackend::SoloBackend(const BackendOptions& options)
   // Opening an empty directory creates a database (and preallocates its log):
   // not for a command that only reads one.
   if (options.must_exist && !holds_database(dir_)) throw BackendError(no_database_message(dir_));
-  std::error_code error;
-  std::filesystem::create_directories(dir_, error);
-  if (error) throw BackendError(fmt::format("solo: cannot create directory '{}': {}", dir_, error.message()));
+  // Every command that opens without must_exist loads a fresh database
+  // (destroy()), so the directory must be tpcc's before the open creates a
+  // log there (owned_dir.h).
+  if (!options.must_exist) claim_dir(dir_, default_dir_, "solo");
   open();
 }
 
@@ -402,6 +405,7 @@ bool SoloBackend::exists() {
 }
 
 void SoloBackend::destroy() {
+  claim_dir(dir_, default_dir_, "solo");
   // The files go next, so a failed checkpoint at close loses nothing.
   (void)db_->close();
   db_.reset();

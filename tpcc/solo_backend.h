@@ -46,10 +46,12 @@ struct SoloShared {
 class SoloBackend final : public Backend {
  public:
   // Opens (recovers) the database in its directory, creating the directory
-  // and an empty database if needed; throws BackendError if that fails (the
-  // message names the damaged file and offset, or ENOSPC). With
-  // options.must_exist, a directory that holds no log segment or checkpoint
-  // is refused (BackendError, no_database_message) and nothing is created.
+  // (marked as tpcc's, owned_dir.h) and an empty database if needed; throws BackendError if that
+  // fails (the message names the damaged file and offset, or ENOSPC). With options.must_exist, a
+  // directory that holds no log segment or checkpoint is refused (BackendError,
+  // no_database_message) and nothing is created. Without it, a non-empty directory that is not
+  // tpcc's is refused before anything is created in it (claim_dir(), owned_dir.h): every command
+  // that opens without must_exist goes on to destroy().
   explicit SoloBackend(const BackendOptions& options);
   ~SoloBackend() override;
 
@@ -58,8 +60,10 @@ class SoloBackend final : public Backend {
   // True when the in-memory database holds a tpcc_meta table.
   bool exists() override;
   // Replaces the database with an empty one: removes the engine's own files
-  // (by their exact names; other files in the directory stay). Precondition:
-  // no connection is in use.
+  // (by their exact names; other files in the directory stay). Refuses
+  // (BackendError, the database left open) unless the directory is tpcc's:
+  // claim_dir() in owned_dir.h; the default directory is adopted.
+  // Precondition: no connection is in use.
   void destroy() override;
   // solo::Database::close(): throws BackendError (naming the file and the
   // error) if the checkpoint at close failed; nothing committed is lost
@@ -90,6 +94,7 @@ class SoloBackend final : public Backend {
   // Plans are dropped with the schema they were bound to (destroy(), DDL).
   std::shared_ptr<SoloShared> shared_ = std::make_shared<SoloShared>();
   std::string dir_;  // the log and checkpoints
+  bool default_dir_ = false;       // dir_ is the storage default (adopted by destroy())
   int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
   double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default
   int checkpoint_reuse_ = -1;      // checkpoint_reuse_file 0/1; -1: the engine's default

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "tpcc/owned_dir.h"
 #include "tpcc/sqlite_connection.h"
 
 namespace tpcc {
@@ -28,16 +29,13 @@ void configure_sqlite_once() {
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
-// Creates `dir` if needed and checks that a file can be created in it.
+// Creates `dir` if needed (marked as tpcc's when new or empty: owned_dir.h)
+// and checks that a file can be created in it.
 void ensure_writable_directory(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    throw BackendError(
-        fmt::format("sqlite: cannot create directory '{}': {}", dir, error.message()));
-  }
-  if (!std::filesystem::is_directory(dir, error)) {
-    throw BackendError(fmt::format("sqlite: '{}' is not a directory", dir));
+  try {
+    mark_dir_if_new(dir);
+  } catch (const BackendError& failure) {
+    throw BackendError(fmt::format("sqlite: {}", failure.what()));
   }
   const std::string probe = dir + "/.tpcc-write-probe";
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -132,6 +130,7 @@ StorageCheck SqliteBackend::check_storage() {
 
 void SqliteBackend::destroy() {
   std::lock_guard<std::mutex> lock(shared_->open_mutex);
+  claim_dir(shared_->dir, shared_->default_dir, "sqlite");
   std::vector<std::string> files{shared_->path};
   for (const char* suffix : kCompanionSuffixes) files.push_back(shared_->path + suffix);
   for (const std::string& file : files) {
@@ -140,10 +139,6 @@ void SqliteBackend::destroy() {
     if (error) {
       throw BackendError(fmt::format("sqlite: cannot remove '{}': {}", file, error.message()));
     }
-  }
-  if (shared_->default_dir) {
-    std::error_code error;
-    std::filesystem::remove(shared_->dir, error);  // only if empty; failure is harmless
   }
   shared_->opened_settings.clear();
 }

@@ -5,9 +5,10 @@
 //   companions. --storage ram puts <dir> on tmpfs (/dev/shm/solo-tpcc unless
 //   BackendOptions::dir is given); --storage disk puts it on the real disk
 //   (./tpcc-data unless given). Processes that run at the same time need
-//   different dirs. The directory is created by the first
-//   connect(); a directory that cannot be created or written is a
-//   BackendError naming the path and the reason.
+//   different dirs. The directory is created by the first connect() or
+//   destroy(), with the `tpcc-owned` marker (owned_dir.h); a directory that
+//   cannot be created or written is a BackendError naming the path and the
+//   reason.
 //
 // Connections and transactions (see sqlite_connection.h)
 //   One sqlite3 handle per Connection (one per terminal), opened NOMUTEX since
@@ -46,7 +47,7 @@ struct SqliteShared {
   SqliteProfile profile;
   Storage storage = Storage::kRam;
   std::string dir;
-  bool default_dir = false;  // dir is the storage default (removed by destroy() when empty)
+  bool default_dir = false;  // dir is the storage default (adopted by destroy(): owned_dir.h)
   std::string path;
 
   // Serializes connect() (directory check, file creation, journal mode).
@@ -76,8 +77,10 @@ class SqliteBackend final : public Backend {
   // PRAGMA quick_check on a new connection: ok when it answers "ok", else its
   // first line (or the error that stopped it) in the detail.
   StorageCheck check_storage() override;
-  // Removes the database, -wal and -shm files (missing ones are fine), and
-  // the default directory when it is left empty.
+  // Removes the database, -wal and -shm files (missing ones are fine); the
+  // directory and its other files stay. Refuses (BackendError, nothing
+  // removed) unless the directory is tpcc's: claim_dir() in owned_dir.h,
+  // which creates and marks a missing or empty one and adopts the default.
   // Precondition: no connection of this backend is open. Throws BackendError
   // when a file exists but cannot be removed.
   void destroy() override;

@@ -42,6 +42,9 @@ no_server_for() {  # DIR: no postmaster runs for DIR/data
 # 1. The data directory's place holds something else: initdb cannot run.
 mkdir "$scratch/not-a-cluster"
 echo "not a data directory" >"$scratch/not-a-cluster/data"
+# The marker: a non-empty directory without it is refused before any start
+# (tests/tpcc/owned_dir_test.sh).
+touch "$scratch/not-a-cluster/tpcc-owned"
 expect_start_failure "$scratch/not-a-cluster" "not a data directory"
 [[ -f $scratch/not-a-cluster/data ]] || fail "the harness removed a file it did not create"
 
@@ -64,6 +67,7 @@ expect_start_failure "$scratch/closed/pg" "error: (cannot create|user postgres c
 # 4. The socket is taken: another live process holds DIR's socket lock file
 #    (as a server of another data directory listening there would).
 mkdir "$scratch/socket-taken"
+touch "$scratch/socket-taken/tpcc-owned"
 if [[ $(id -u) -eq 0 ]]; then
   chown postgres "$scratch/socket-taken"
   runuser -u postgres -- sleep 300 &
