@@ -181,6 +181,7 @@ TEST_CASE("destroy() removes only the engine's own files") {
                                             "checkpoint.spare"};
   auto touch = [&](const std::string& name) { std::ofstream(dir.path() + "/" + name) << "x\n"; };
   for (const std::string& name : users) touch(name);
+  touch("tpcc-owned");  // tpcc's directory (owned_dir.h), with the user's files in it
   auto backend = solo_at(dir);
   for (const std::string& name : engines) touch(name);
   REQUIRE(fs::exists(dir.path() + "/wal-000000.log"));
@@ -218,11 +219,54 @@ TEST_CASE("must_exist: no database in the directory is refused and nothing is cr
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(options.dir)) ++files;
   CHECK(files == 2);
 
-  // A directory holding solo's files is opened.
+  // A directory holding solo's files is opened (made in a directory of
+  // tpcc's: owned_dir.h).
+  std::ofstream(options.dir + "/tpcc-owned") << "made by this test\n";
   options.must_exist = false;
   make_backend(options).reset();
   options.must_exist = true;
   CHECK_NOTHROW(make_backend(options));
+}
+
+// Regression (probe, session 39): `tpcc load --dir D` deleted the solo
+// database a user kept in D. A non-empty directory without the tpcc-owned
+// marker is refused before anything is created or removed in it; an empty
+// one is marked and used; reading (must_exist) needs no marker.
+TEST_CASE("a directory tpcc did not make is refused, and left as it was") {
+  TempDir dir;
+  BackendOptions options;
+  options.engine = "solo";
+  options.dir = dir.path() + "/db";
+  make_backend(options).reset();  // a database in a new directory, marked
+  REQUIRE(fs::exists(options.dir + "/tpcc-owned"));
+  fs::remove(options.dir + "/tpcc-owned");  // now it is someone else's database
+  std::map<std::string, uintmax_t> before;
+  for (const auto& entry : fs::directory_iterator(options.dir)) {
+    before[entry.path().filename().string()] = entry.file_size();
+  }
+  REQUIRE_THROWS_WITH(make_backend(options),
+                      Catch::Contains("solo: refusing to delete the database in '" + options.dir) &&
+                          Catch::Contains("tpcc-owned") &&
+                          Catch::Contains("new or empty directory"));
+  std::map<std::string, uintmax_t> after;
+  for (const auto& entry : fs::directory_iterator(options.dir)) {
+    after[entry.path().filename().string()] = entry.file_size();
+  }
+  CHECK(after == before);
+  // Opened to read (check, run --no-load): allowed, and destroy() refused.
+  options.must_exist = true;
+  auto reader = make_backend(options);
+  CHECK_THROWS_WITH(reader->destroy(), Catch::Contains("refusing to delete"));
+  CHECK(reader->connect() != nullptr);  // still open after the refusal
+  reader.reset();
+  CHECK_FALSE(fs::exists(options.dir + "/tpcc-owned"));
+
+  // An empty directory is taken and marked.
+  options.must_exist = false;
+  options.dir = dir.path() + "/empty";
+  fs::create_directories(options.dir);
+  make_backend(options)->destroy();
+  CHECK(fs::exists(options.dir + "/tpcc-owned"));
 }
 
 // The command line refused --solo-checkpoint-mib 0, but BackendOptions built
