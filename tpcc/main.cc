@@ -23,6 +23,7 @@
 #include "tpcc/cli.h"
 #include "tpcc/driver.h"
 #include "tpcc/durability.h"
+#include "tpcc/interrupt.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
 #include "tpcc/owned_dir.h"
@@ -403,9 +404,7 @@ int command_crosscheck(const CliOptions& options) {
   return agreed ? kExitOk : kExitFailed;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int tpcc_main(int argc, char** argv) {
   // Blocks of 256 KiB and more come from mmap and go back to the system when
   // freed. By default glibc raises this threshold after the first large free
   // (up to 32 MiB); growing vectors then leave freed but resident holes in
@@ -431,6 +430,7 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "tpcc: error: {}\n", failure.what());
       return kExitUsage;
     } catch (const std::exception& failure) {
+      tpcc::wait_if_interrupted();  // a failure the interrupt's cleanup caused
       fmt::print(stderr, "tpcc: error: {}\n", failure.what());
       return kExitFailed;
     }
@@ -464,7 +464,19 @@ int main(int argc, char** argv) {
     backend->close();
     return exit_code;
   } catch (const std::exception& failure) {
+    tpcc::wait_if_interrupted();  // a failure the interrupt's cleanup caused
     fmt::print(stderr, "tpcc: error: {}\n", failure.what());
     return kExitFailed;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread exists: SIGINT and SIGTERM stop a private PostgreSQL
+  // cluster this run started before the process exits (tpcc/interrupt.h).
+  tpcc::install_interrupt_handler();
+  const int status = tpcc_main(argc, argv);
+  tpcc::wait_if_interrupted();
+  return status;
 }

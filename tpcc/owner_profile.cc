@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "tpcc/backend.h"
+#include "tpcc/interrupt.h"
 #include "tpcc/sysinfo.h"
 
 extern char** environ;
@@ -144,8 +145,11 @@ void OwnerProfiler::start(double delay_s, double seconds) {
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  const int error = posix_spawnp(&pid, "perf", &actions, nullptr, argv.data(), environ);
+  posix_spawnattr_t attributes;
+  init_spawn_attributes(&attributes);  // tpcc blocks SIGINT and SIGTERM; perf should not
+  const int error = posix_spawnp(&pid, "perf", &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (error != 0) throw BackendError(fmt::format("--profile: cannot run perf: {}", std::strerror(error)));
   perf_pid_ = pid;
 }

@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "tpcc/interrupt.h"
+
 #ifndef SOLO_SOURCE_DIR
 #define SOLO_SOURCE_DIR "."
 #endif
@@ -43,13 +45,17 @@ ScriptResult run_program(const std::vector<std::string>& args) {
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // The script and the server it starts get no signal blocked and the
+  // default actions for SIGINT and SIGTERM (tpcc blocks them: interrupt.h).
+  posix_spawnattr_t attributes;
+  init_spawn_attributes(&attributes);
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawn_error =
-      posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawn_error = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   ::close(pipe_fds[1]);
   if (spawn_error != 0) {
     ::close(pipe_fds[0]);
@@ -135,17 +141,29 @@ PgCluster::PgCluster(const std::string& dir, Storage storage, int terminals)
                .lexically_normal()
                .string()),
       storage_(storage),
-      terminals_(terminals) {
+      terminals_(terminals),
+      state_(std::make_shared<State>()) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+  // On SIGINT or SIGTERM: stop the cluster if this object started it. It
+  // waits for a start in progress (ensure_running holds the mutex), so that
+  // a server that comes up just then is stopped too.
+  interrupt_cleanup_ = std::make_unique<InterruptCleanup>(
+      [state = state_, dir = dir_] { stop_if_started(*state, dir); });
 }
 
 PgCluster::~PgCluster() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!started_here_) return;
-  const ScriptResult stopped = run_program({pg_script_path(), "stop", "--dir", dir_});
+  interrupt_cleanup_.reset();
+  stop_if_started(*state_, dir_);
+}
+
+void PgCluster::stop_if_started(State& state, const std::string& dir) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (!state.started_here) return;
+  state.started_here = false;
+  state.running = false;
+  const ScriptResult stopped = run_program({pg_script_path(), "stop", "--dir", dir});
   if (stopped.status != 0) {
-    fmt::print(stderr, "postgres: could not stop the cluster at {}: {}\n", dir_,
-               reason_of(stopped));
+    fmt::print(stderr, "postgres: could not stop the cluster at {}: {}\n", dir, reason_of(stopped));
   }
 }
 
@@ -155,8 +173,8 @@ bool PgCluster::has_data() const {
 }
 
 void PgCluster::ensure_running() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (running_) return;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (state_->running) return;
   const std::string script = pg_script_path();
   if (::access(script.c_str(), X_OK) != 0) {
     throw BackendError(fmt::format(
@@ -166,7 +184,7 @@ void PgCluster::ensure_running() {
   }
   const ScriptResult status = run_program({script, "status", "--dir", dir_});
   if (status.status == 0) {
-    running_ = true;
+    state_->running = true;
     return;
   }
   std::vector<std::string> args{script, "start", "--dir", dir_, "--storage", storage_flag(storage_)};
@@ -178,13 +196,13 @@ void PgCluster::ensure_running() {
   if (started.status != 0) {
     throw BackendError(fmt::format("postgres: cannot start a private cluster: {}", reason_of(started)));
   }
-  running_ = true;
-  started_here_ = true;
+  state_->running = true;
+  state_->started_here = true;
 }
 
 bool PgCluster::started_here() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return started_here_;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->started_here;
 }
 
 std::string PgCluster::conninfo() const {

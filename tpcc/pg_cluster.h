@@ -8,13 +8,18 @@
 // (initdb on first use, database `tpcc` created). The destructor stops the
 // cluster if, and only if, this object started it; the data stays for a
 // later `tpcc check` or `run --no-load` (`scripts/pg stop --remove` deletes it).
+// A SIGINT or SIGTERM of a `tpcc` that installed its interrupt handler
+// (interrupt.h) does the same before the process exits: stops the cluster
+// if this object started it, and keeps the data.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "tpcc/backend.h"
+#include "tpcc/interrupt.h"
 
 namespace tpcc {
 
@@ -25,7 +30,8 @@ class PgCluster {
   // default).
   PgCluster(const std::string& dir, Storage storage, int terminals);
   // Stops the cluster when this object started it. Never throws; a failure
-  // to stop is printed on stderr.
+  // to stop is printed on stderr. Also run, from the interrupt thread, on a
+  // SIGINT or SIGTERM while this object lives.
   ~PgCluster();
   PgCluster(const PgCluster&) = delete;
   PgCluster& operator=(const PgCluster&) = delete;
@@ -52,9 +58,18 @@ class PgCluster {
   Storage storage_;
   int terminals_;
 
-  mutable std::mutex mutex_;  // guards the fields below
-  bool running_ = false;
-  bool started_here_ = false;
+  // Shared with the interrupt cleanup, which may run on another thread.
+  struct State {
+    std::mutex mutex;  // guards the fields below; held while starting
+    bool running = false;
+    bool started_here = false;
+  };
+  // Stops the cluster at `dir` if `state` says this object started it, and
+  // forgets that it did. Any thread.
+  static void stop_if_started(State& state, const std::string& dir);
+
+  std::shared_ptr<State> state_;                         // immutable pointer
+  std::unique_ptr<InterruptCleanup> interrupt_cleanup_;  // registered while this object lives
 };
 
 // The directory of a private cluster when none is given: /dev/shm/solo-pg
