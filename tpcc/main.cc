@@ -277,12 +277,9 @@ int command_crosscheck(const CliOptions& options) {
     base = options.backend.storage == tpcc::Storage::kRam ? "/dev/shm/solo-crosscheck"
                                                           : "tpcc-crosscheck";
   }
-  std::error_code mkdir_error;
-  std::filesystem::create_directories(base, mkdir_error);
-  if (mkdir_error) {
-    throw tpcc::BackendError(
-        fmt::format("cannot create directory '{}': {}", base, mkdir_error.message()));
-  }
+  // crosscheck writes its journal into DIR and removes it, the engines'
+  // directories and DIR itself afterwards: DIR must be tpcc's (owned_dir.h).
+  tpcc::claim_dir(base, /*adopt=*/options.backend.dir.empty(), "crosscheck");
   std::string journal_path =
       options.journal_path.empty() ? base + "/journal.txt" : options.journal_path;
   check_writable(journal_path, "journal");
@@ -396,7 +393,13 @@ int command_crosscheck(const CliOptions& options) {
       }
     }
     if (options.journal_path.empty()) std::filesystem::remove(journal_path, remove_error);
-    std::filesystem::remove(base, remove_error);  // only if nothing else is in it
+    // DIR goes when nothing but its marker is left in it; with anything
+    // else there it stays, marker and all.
+    bool only_marker = true;
+    for (const auto& entry : std::filesystem::directory_iterator(base, remove_error)) {
+      only_marker = only_marker && entry.path().filename() == tpcc::kOwnedMarker;
+    }
+    if (only_marker && !remove_error) std::filesystem::remove_all(base, remove_error);
     fmt::print("removed the databases under {} (--keep keeps them)\n", base);
   } else if (!agreed) {
     fmt::print("the databases and the journal are kept under {}\n", base);

@@ -70,10 +70,16 @@ echo "mine" >"$user_pg/notes.txt"
 expect_refused "postgres load" "$user_pg" "$tpcc" load --engine postgres --dir "$user_pg" --quiet
 [[ ! -e $user_pg/data ]] || fail "postgres: a cluster was made in a refused directory"
 
-# 4. crosscheck: an engine's directory under --dir that is not tpcc's.
+# 4. crosscheck: --dir itself (it writes and removes DIR/journal.txt and
+#    removes DIR), and an engine's directory in a --dir that is tpcc's.
+mkdir "$scratch/mine"
+echo "my journal" >"$scratch/mine/journal.txt"
+expect_refused "crosscheck --dir" "$scratch/mine" \
+  "$tpcc" crosscheck --engines solo,sqlite --dir "$scratch/mine" --transactions 10 --quiet
 mkdir -p "$scratch/cross/solo"
+touch "$scratch/cross/tpcc-owned"
 echo "mine" >"$scratch/cross/solo/notes.txt"
-expect_refused "crosscheck" "$scratch/cross/solo" \
+expect_refused "crosscheck engine" "$scratch/cross/solo" \
   "$tpcc" crosscheck --engines solo,sqlite --dir "$scratch/cross" --transactions 10 --quiet
 
 # 5. The scripts refuse before they build or run anything.
