@@ -152,8 +152,10 @@ PgCluster::PgCluster(const std::string& dir, Storage storage, int terminals)
 }
 
 PgCluster::~PgCluster() {
-  interrupt_cleanup_.reset();
+  // Registered until the stop is done: a signal during it waits for it
+  // instead of ending the process halfway.
   stop_if_started(*state_, dir_);
+  interrupt_cleanup_.reset();
 }
 
 void PgCluster::stop_if_started(State& state, const std::string& dir) {
