@@ -198,7 +198,9 @@ check and run --no-load only read a database: they create nothing, and
 refuse a directory that holds no database of the engine.
 
 exit status: 0 when everything held, 1 when a check, the audit or the run
-failed or the database could not be opened, 2 for a usage error.
+failed or the database could not be opened, 2 for a usage error, 130 or 143
+after SIGINT or SIGTERM (which first stop a private PostgreSQL cluster that
+this tpcc started; its data stays).
 )";
 }
 
