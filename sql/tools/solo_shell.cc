@@ -11,12 +11,16 @@
 //
 // CSV (.mode csv, .import) follows PostgreSQL's COPY ... CSV so that export
 // and import round-trip: NULL is an empty unquoted field, an empty string
-// is "" (a quoted empty field).
+// is "" (a quoted empty field). .import refuses anything else (csv_reader.h)
+// and inserts all of a file or nothing.
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -24,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "csv_reader.h"
 #include "solo/database.h"
 #include "solo/sql/error.h"
 #include "solo/sql/session.h"
@@ -42,15 +47,38 @@ constexpr const char* kHelp =
     ".timer on|off         time each statement\n"
     ".read FILE            run the SQL in FILE\n"
     ".import [--skip N] FILE TABLE\n"
-    "                      insert the rows of a CSV file into TABLE (an empty field is\n"
-    "                      NULL, \"\" an empty string, as .mode csv writes them); --skip N\n"
-    "                      ignores the first N lines (--skip 1: the header .mode csv writes)\n"
+    "                      insert the rows of a CSV file into TABLE, all or none (an\n"
+    "                      empty field is NULL, \"\" an empty string, as .mode csv writes\n"
+    "                      them); --skip N ignores the first N lines (--skip 1: the header\n"
+    "                      .mode csv writes)\n"
     ".mode table|csv|list  output format\n"
     ".output [FILE]        send output to FILE (no FILE: standard output)\n"
     ".stats                rows per table, state bytes, RSS, live snapshots, owner utilization\n"
     ".quit                 exit\n";
 
 enum class Mode { kTable, kCsv, kList };
+
+using solo::shell::CsvReader;
+
+// The SQLSTATE of a malformed .import file (PostgreSQL's bad_copy_file_format).
+constexpr const char* kBadCopyFileFormat = "22P04";
+
+// Opens path for reading into *file. False, with a message naming path, when
+// it cannot be opened or is a directory (which opens, and then reads as an
+// empty file).
+bool OpenInputFile(const std::string& path, std::ifstream* file) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    std::cerr << "cannot read " << path << ": it is a directory\n";
+    return false;
+  }
+  file->open(path);
+  if (!*file) {
+    std::cerr << "cannot open " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+  }
+  return true;
+}
 
 // How deep .read may nest (a file that reads itself would otherwise recurse
 // until the stack overflows); sqlite3's shell stops at the same depth.
@@ -186,7 +214,6 @@ class Shell {
   // Runs one statement; on an error prints it (with its line in the input)
   // and returns false.
   bool RunStatement(const StatementSplitter::Piece& piece);
-  bool RunStatement(std::string_view sql);
   bool DotCommand(const std::string& line);
   void Print(const solo::sql::ResultSet& rows);
   std::ostream& out() { return file_out_.is_open() ? file_out_ : std::cout; }
@@ -197,9 +224,11 @@ class Shell {
   // Closes the .output file, checking its last writes.
   bool CloseOutputFile();
   void ReportOutputFailure(const std::string& where);
-  // Inserts each line of the CSV file at path, after its first skip_lines
-  // lines, into table, in one transaction. False (and nothing inserted) at
-  // the first failure, reported with the file's line number.
+  // Inserts each record of the CSV file at path (csv_reader.h), after its
+  // first skip_lines lines, into table, in one transaction. False (and
+  // nothing inserted) at the first malformed record, record whose field
+  // count is not table's column count, or failed INSERT, reported with the
+  // file's line number; also inside an explicit transaction.
   bool Import(const std::string& path, const std::string& table, uint64_t skip_lines);
   void Schema(const std::string& table);
   void Stats();
@@ -271,10 +300,6 @@ bool Shell::RunScript(std::istream& input) {
   }
   splitter.Finish(&pieces);
   return run_pieces();
-}
-
-bool Shell::RunStatement(std::string_view sql) {
-  return RunStatement(StatementSplitter::Piece{sql, sql, 1});
 }
 
 bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
@@ -566,78 +591,67 @@ void Shell::Stats() {
   out() << fmt::format("owner utilization  {:.1f}%\n", stats.owner_utilization() * 100);
 }
 
-// Parses one CSV record (RFC 4180 quotes; fields may not span lines here).
-std::vector<std::string> CsvRecord(const std::string& line, std::vector<bool>* quoted) {
-  std::vector<std::string> fields;
-  quoted->clear();
-  std::string field;
-  bool in_quotes = false, was_quoted = false;
-  for (size_t pos = 0; pos < line.size(); ++pos) {
-    char ch = line[pos];
-    if (in_quotes) {
-      if (ch == '"' && pos + 1 < line.size() && line[pos + 1] == '"') {
-        field += '"';
-        ++pos;
-      } else if (ch == '"') {
-        in_quotes = false;
-      } else {
-        field += ch;
-      }
-    } else if (ch == '"') {
-      in_quotes = was_quoted = true;
-    } else if (ch == ',') {
-      fields.push_back(field);
-      quoted->push_back(was_quoted);
-      field.clear();
-      was_quoted = false;
-    } else if (ch != '\r') {
-      field += ch;
-    }
-  }
-  fields.push_back(field);
-  quoted->push_back(was_quoted);
-  return fields;
-}
-
 bool Shell::Import(const std::string& path, const std::string& table, uint64_t skip_lines) {
-  std::ifstream file(path);
-  if (!file) {
-    std::cerr << "cannot open " << path << "\n";
+  if (session_.in_transaction()) {
+    std::cerr << ".import runs in a transaction of its own: COMMIT or ROLLBACK first\n";
     return false;
   }
-  if (!RunStatement("BEGIN")) return false;
-  std::string line;
-  std::vector<bool> quoted;
+  std::ifstream file;
+  if (!OpenInputFile(path, &file)) return false;
+  // All or nothing: the rows go in in one transaction, rolled back at the
+  // first bad record or failed INSERT.
+  auto fail = [&](uint64_t line, const std::string& error) -> bool {
+    std::cerr << path << (line > 0 ? fmt::format(":{}", line) : "") << ": " << error;
+    session_.Exec("ROLLBACK");
+    std::cerr << ".import " << path << ": nothing imported\n";
+    return false;
+  };
+  // Errors of the statements the import writes itself show no position in them.
+  auto plain = [](const solo::sql::SqlError& error) {
+    return fmt::format("ERROR {}: {}\n", error.code(), error.message());
+  };
+  solo::sql::SqlStatus status = session_.Exec("BEGIN");
+  if (!status.ok()) return fail(0, plain(status.error()));
+  // Every record must have one field per column of the table.
+  std::string probe = "SELECT * FROM " + table + " LIMIT 0";
+  solo::sql::ResultSet columns;
+  status = session_.Exec(probe, &columns);
+  if (!status.ok()) return fail(0, plain(status.error()));
+  size_t width = columns.column_count();
+  std::string sql = "INSERT INTO " + table + " VALUES (";
+  for (size_t col = 0; col < width; ++col) sql += col ? ", ?" : "?";
+  sql += ")";
+
+  CsvReader reader(file);
+  uint64_t skipped = 0;
+  while (skipped < skip_lines && reader.SkipLine()) ++skipped;
+  std::vector<CsvReader::Field> fields;
   std::vector<solo::sql::Value> params;
-  std::string sql;
-  size_t width = 0;
   uint64_t rows = 0;
-  uint64_t line_number = 0;
-  while (std::getline(file, line)) {
-    ++line_number;
-    if (line_number <= skip_lines || line.empty()) continue;
-    std::vector<std::string> fields = CsvRecord(line, &quoted);
-    if (sql.empty() || fields.size() != width) {
-      width = fields.size();
-      sql = "INSERT INTO " + table + " VALUES (";
-      for (size_t col = 0; col < width; ++col) sql += col ? ", ?" : "?";
-      sql += ")";
+  while (reader.Next(&fields)) {
+    if (fields.size() != width) {
+      return fail(reader.record_line(),
+                  fmt::format("ERROR {}: the record has {} field{}, table {} has {} column{}\n",
+                              kBadCopyFileFormat, fields.size(), fields.size() == 1 ? "" : "s",
+                              table, width, width == 1 ? "" : "s"));
     }
     params.clear();
-    for (size_t col = 0; col < fields.size(); ++col) {
-      params.push_back(fields[col].empty() && !quoted[col] ? solo::sql::Value::Null()
-                                                           : solo::sql::Value::Text(fields[col]));
+    for (const CsvReader::Field& field : fields) {
+      params.push_back(field.text.empty() && !field.quoted ? solo::sql::Value::Null()
+                                                           : solo::sql::Value::Text(field.text));
     }
-    solo::sql::SqlStatus status = session_.Exec(sql, params, nullptr);
+    status = session_.Exec(sql, params, nullptr);
     if (!status.ok()) {
-      std::cerr << path << ":" << line_number << ": "
-                << solo::sql::FormatError(status.error(), sql);
-      session_.Exec("ROLLBACK");
-      return false;
+      return fail(reader.record_line(), solo::sql::FormatError(status.error(), sql));
     }
     ++rows;
   }
-  if (!RunStatement("COMMIT")) return false;
+  if (!reader.error().empty()) {
+    return fail(reader.error_line(),
+                fmt::format("ERROR {}: {}\n", kBadCopyFileFormat, reader.error()));
+  }
+  status = session_.Exec("COMMIT");
+  if (!status.ok()) return fail(0, plain(status.error()));
   if (interactive_) out() << "imported " << rows << " rows\n";
   return true;
 }

@@ -94,6 +94,58 @@ check "import error: status" "1" "$rc"
 check "import error: file line" "$csv:5: ERROR 23505" "$(echo "$out" | head -1 | cut -d: -f1-3)"
 rm -f "$csv"
 
+# Regression (probe s39 item 1): .import took malformed CSV (an unterminated
+# quoted field, a record with too many or too few fields, a quote inside an
+# unquoted field) as if it were fine. Each is refused now, with the file's
+# line, and nothing of the file is inserted: the durable database in $imp_db
+# still has no rows after each failed import.
+imp=/tmp/solo_shell_imp.$$
+mkdir -p "$imp"
+imp_db="$imp/db"
+"$SOLO" "$imp_db" -c "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)"
+bad_import() {  # name, CSV text, expected error (after FILE:), [its first N characters only]
+  printf "$2" > "$imp/bad.csv"
+  err=$(echo ".import $imp/bad.csv t" | "$SOLO" "$imp_db" 2>&1); rc=$?
+  check "$1: status" "1" "$rc"
+  first=$(echo "$err" | head -1)
+  [ -n "${4:-}" ] && first=$(echo "$first" | cut -c1-$(( ${#imp} + 9 + $4 )))
+  check "$1: error" "$imp/bad.csv:$3" "$first"
+  check "$1: nothing imported" ".import $imp/bad.csv: nothing imported" "$(echo "$err" | tail -1)"
+  check "$1: nothing inserted" "0" "$("$SOLO" "$imp_db" -c "SELECT count(*) FROM t")"
+}
+bad_import "import unterminated quote" '1,a\n2,b\n3,"c\n4,d\n' \
+  '3: ERROR 22P04: unterminated quoted field (field 2: its quote is not closed by the end of the file)'
+bad_import "import too many fields" '1,a\n2,b,x\n' \
+  '2: ERROR 22P04: the record has 3 fields, table t has 2 columns'
+bad_import "import too few fields" '1,a\n2\n' \
+  '2: ERROR 22P04: the record has 1 field, table t has 2 columns'
+bad_import "import quote in an unquoted field" '1,a\n2,b"c\n' \
+  '2: ERROR 22P04: a quote inside unquoted field 2 (a field holding a quote is quoted whole, its quotes doubled: "a""b")'
+bad_import "import text after a closing quote" '1,"a"b\n' \
+  '1: ERROR 22P04: text after the closing quote of field 2'
+# A failed INSERT in the middle (a duplicate key) undoes the rows before it.
+bad_import "import duplicate key" '1,a\n2,b\n2,c\n' '3: ERROR 23505' 14
+# A quoted field may hold a line break (as .mode csv writes it); lines are
+# counted in the file, and CRLF line ends are read as line ends.
+printf '1,"a\nb"\r\n\r\n2,""\r\n3,\r\n' > "$imp/good.csv"
+out=$(printf '%s\n' ".import $imp/good.csv t" ".mode csv" \
+  "SELECT k, v IS NULL AS v_null, length(v) AS len, v FROM t ORDER BY k;" |
+  "$SOLO" "$imp_db" 2>&1)
+check "import a line break in a quoted field" 'k,v_null,len,v
+1,false,3,"a
+b"
+2,false,0,""
+3,true,,' "$out"
+printf '4,"x\ny"\n1,dup\n' > "$imp/dup.csv"
+err=$(echo ".import $imp/dup.csv t" | "$SOLO" "$imp_db" 2>&1 | head -1 | cut -d: -f1-3)
+check "import error line after a line break in a field" "$imp/dup.csv:3: ERROR 23505" "$err"
+# Inside an explicit transaction .import is refused (its rollback would undo
+# the transaction's own statements too).
+err=$(printf '%s\n' "BEGIN;" ".import $imp/good.csv t" | "$SOLO" 2>&1); rc=$?
+check "import in a transaction: status" "1" "$rc"
+check "import in a transaction" ".import runs in a transaction of its own: COMMIT or ROLLBACK first" "$err"
+rm -rf "$imp"
+
 # .stats: rows per table, state bytes, RSS, live snapshots (none is held
 # between statements) and owner utilization.
 out=$(printf '%s\n' "CREATE TABLE s (k INT PRIMARY KEY, v TEXT);" \
