@@ -1,13 +1,16 @@
 // solo: the SQL shell.
 //
-//   solo [DIR] [-c SQL]        (DIR: a durable database kept in that directory; none: in memory)
+//   solo [DIR] [-c SQL | -f FILE]   (DIR: a durable database kept in that directory; none:
+//                                    in memory)
 //
-// With -c runs SQL and exits; with SQL on standard input (not a terminal)
-// runs it and exits; otherwise reads statements interactively (readline
-// editing and history, statements end with ';'). Non-interactive runs stop
-// at the first error with exit status 1. Errors are printed with the line
-// (inside .read, the file's name and line) and a caret under the column. Dot
-// commands: see kHelp.
+// With -c runs SQL, with -f the script in FILE, and exits; with SQL on
+// standard input (not a terminal) runs it and exits; otherwise reads
+// statements interactively (readline editing and history, statements end
+// with ';').
+// Non-interactive runs stop at the first error with exit status 1. Errors
+// are printed with the line and a caret under the column; in a file (-f,
+// .read) they start with the file's name and the line where the statement
+// starts. Dot commands: see kHelp.
 //
 // CSV (.mode csv, .import) follows PostgreSQL's COPY ... CSV so that export
 // and import round-trip: NULL is an empty unquoted field, an empty string
@@ -16,6 +19,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -205,6 +209,9 @@ class Shell {
   // complete. Returns false at the first error (interactive: only when .read
   // nests too deep).
   bool RunScript(std::istream& input);
+  // Runs the script in the file at path (-f, .read) as RunScript does, its
+  // errors naming path. False also when path cannot be read.
+  bool RunFile(const std::string& path);
   void Interactive();
   // Closes an .output file and flushes standard output; false (with a
   // message) when something written could not be stored.
@@ -302,12 +309,36 @@ bool Shell::RunScript(std::istream& input) {
   return run_pieces();
 }
 
+bool Shell::RunFile(const std::string& path) {
+  std::ifstream file;
+  if (!OpenInputFile(path, &file)) return false;
+  ++read_depth_;
+  std::string outer_source = std::exchange(source_name_, path);
+  bool ok = RunScript(file);
+  source_name_ = std::move(outer_source);
+  --read_depth_;
+  return ok;
+}
+
+// The input line where piece's statement starts (its first character that
+// is not a space).
+uint32_t StartLine(const StatementSplitter::Piece& piece) {
+  size_t text_offset = static_cast<size_t>(piece.text.data() - piece.context.data());
+  size_t start = piece.text.find_first_not_of(" \t\n\r\f\v");
+  std::string_view before =
+      piece.context.substr(0, text_offset + (start == std::string_view::npos ? 0 : start));
+  return piece.line + static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n'));
+}
+
 bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
   solo::sql::ResultSet rows;
   auto start = std::chrono::steady_clock::now();
   solo::sql::SqlStatus status = session_.Exec(piece.text, &rows);
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (!status.ok()) {
+    // In a file, the error starts with the file and the statement's line, as
+    // psql's does (psql:setup.sql:12: ERROR: ...).
+    if (!source_name_.empty()) std::cerr << source_name_ << ":" << StartLine(piece) << ": ";
     std::cerr << FormatInputError(status.error(), piece, source_name_);
     return false;
   }
@@ -473,17 +504,7 @@ bool Shell::DotCommand(const std::string& line) {
       read_limit_hit_ = true;
       return false;
     }
-    std::ifstream file(words[1]);
-    if (!file) {
-      std::cerr << "cannot open " << words[1] << "\n";
-      return false;
-    }
-    ++read_depth_;
-    std::string outer_source = std::exchange(source_name_, words[1]);
-    bool ok = RunScript(file);
-    source_name_ = std::move(outer_source);
-    --read_depth_;
-    return ok;
+    return RunFile(words[1]);
   } else if (command == ".mode" && words.size() == 2) {
     if (words[1] == "table") mode_ = Mode::kTable;
     else if (words[1] == "csv") mode_ = Mode::kCsv;
@@ -685,8 +706,10 @@ void Shell::Interactive() {
   }
 }
 
+constexpr const char* kUsage = "usage: solo [DIR] [-c SQL | -f FILE]\n";
+
 int Usage() {
-  std::cerr << "usage: solo [DIR] [-c SQL]\n";
+  std::cerr << kUsage;
   return 2;
 }
 
@@ -695,15 +718,18 @@ int Usage() {
 int main(int argc, char** argv) {
   std::string dir;
   std::string command;
-  bool has_command = false;
+  std::string script;
+  bool has_command = false;  // -c or -f
+  bool from_file = false;    // -f
   for (int arg_idx = 1; arg_idx < argc; ++arg_idx) {
     std::string arg = argv[arg_idx];
-    if (arg == "-c") {
-      if (arg_idx + 1 >= argc) return Usage();
-      command = argv[++arg_idx];
+    if (arg == "-c" || arg == "-f") {
+      if (arg_idx + 1 >= argc || has_command) return Usage();
+      (arg == "-c" ? command : script) = argv[++arg_idx];
       has_command = true;
+      from_file = arg == "-f";
     } else if (arg == "-h" || arg == "--help") {
-      std::cout << "usage: solo [DIR] [-c SQL]\n\n" << kHelp;
+      std::cout << kUsage << "\n" << kHelp;
       return 0;
     } else if (!arg.empty() && arg[0] == '-') {
       return Usage();
@@ -726,7 +752,9 @@ int main(int argc, char** argv) {
   {
     bool interactive = !has_command && isatty(STDIN_FILENO);
     Shell shell(*db, interactive);
-    if (has_command) {
+    if (from_file) {
+      exit_code = shell.RunFile(script) ? 0 : 1;
+    } else if (has_command) {
       std::istringstream text(command);
       exit_code = shell.RunScript(text) ? 0 : 1;
     } else if (!interactive) {

@@ -180,8 +180,9 @@ check "nested .read: output" "0
 1
 2" "$out"
 check "nested .read: status" "1" "$rc"
-# Regression (probe s35 item 7): the file's name was missing.
-check "nested .read: error line in the file" "ERROR 42703: column \"nosuchcol\" does not exist
+# Regression (probe s35 item 7): the file's name was missing. (s39 item 3:
+# the error starts with the file and the line where the statement starts.)
+check "nested .read: error line in the file" "$tmp/inner.sql:3: ERROR 42703: column \"nosuchcol\" does not exist
 LINE $tmp/inner.sql:4:3:   nosuchcol;
 $(echo "LINE $tmp/inner.sql:4:3:   " | tr -c '\n' ' ')^" "$(cat "$tmp/err")"
 # After the .read, errors are the outer input's again.
@@ -190,6 +191,35 @@ err=$(printf '%s\n' ".read $tmp/fine.sql" "select nosuchcol;" | "$SOLO" 2>&1 >/d
 check "error after a .read" 'ERROR 42703: column "nosuchcol" does not exist
 LINE 2:8: select nosuchcol;
                  ^' "$err"
+
+# Regression (probe s39 item 3): .read of a directory said nothing (and -f
+# and .import of one neither); an error without a position (a runtime error)
+# in a script did not say where: it starts with the file and the line where
+# the failing statement starts, as psql's does.
+for cmd in ".read $tmp" ".import $tmp t"; do
+  err=$(echo "$cmd" | "$SOLO" 2>&1); rc=$?
+  check "$cmd (a directory): status" "1" "$rc"
+  check "$cmd (a directory)" "cannot read $tmp: it is a directory" "$err"
+done
+err=$("$SOLO" -f "$tmp" 2>&1); rc=$?
+check "-f a directory: status" "1" "$rc"
+check "-f a directory" "cannot read $tmp: it is a directory" "$err"
+err=$(echo ".read $tmp/none.sql" | "$SOLO" 2>&1)
+check ".read a missing file" "cannot open $tmp/none.sql: No such file or directory" "$err"
+# (A duplicate key is an error without a position: no LINE follows.)
+printf 'select 1; create table d (k int primary key);\ninsert into d values (1);\n%s\n%s\n%s\n' \
+  "-- the statement starts on line 4" "insert into d" "  values (1); select 3;" > "$tmp/dup.sql"
+out=$("$SOLO" -f "$tmp/dup.sql" 2>"$tmp/err"); rc=$?
+check "-f: stops at the error" "1" "$out"
+check "-f: status" "1" "$rc"
+dup_error='ERROR 23505: duplicate key value violates unique constraint on "d"'
+check "-f: error without a position names the file and line" "$tmp/dup.sql:4: $dup_error" \
+  "$(cat "$tmp/err")"
+err=$(printf '%s\n' "select 0;" ".read $tmp/dup.sql" | "$SOLO" 2>&1 >/dev/null)
+check ".read: error without a position names the file and line" "$tmp/dup.sql:4: $dup_error" "$err"
+# Not in a file (standard input, -c): no name, as before.
+err=$("$SOLO" -c "create table d (k int primary key); insert into d values (1), (1)" 2>&1)
+check "-c: error without a position" "$dup_error" "$err"
 
 # Regression (probe s35 item 8): a parameter in a DEFAULT gave "the
 # statement needs 1 parameters, 0 given" without a position.
