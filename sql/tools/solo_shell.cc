@@ -6,7 +6,7 @@
 // With -c runs SQL, with -f the script in FILE, and exits; with SQL on
 // standard input (not a terminal) runs it and exits; otherwise reads
 // statements interactively (readline editing and history, statements end
-// with ';').
+// with ';', Ctrl-C drops the statement being typed: terminal_input.h).
 // Non-interactive runs stop at the first error with exit status 1. Errors
 // are printed with the line and a caret under the column; in a file (-f,
 // .read) they start with the file's name and the line where the statement
@@ -36,11 +36,7 @@
 #include "solo/database.h"
 #include "solo/sql/error.h"
 #include "solo/sql/session.h"
-
-#ifdef SOLO_HAVE_READLINE
-#include <readline/history.h>
-#include <readline/readline.h>
-#endif
+#include "terminal_input.h"
 
 namespace {
 
@@ -63,6 +59,7 @@ constexpr const char* kHelp =
 enum class Mode { kTable, kCsv, kList };
 
 using solo::shell::CsvReader;
+using solo::shell::TerminalInput;
 
 // The SQLSTATE of a malformed .import file (PostgreSQL's bad_copy_file_format).
 constexpr const char* kBadCopyFileFormat = "22P04";
@@ -678,6 +675,7 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
 }
 
 void Shell::Interactive() {
+  TerminalInput input;
   StatementSplitter splitter;
   std::vector<StatementSplitter::Piece> pieces;
   for (;;) {
@@ -685,16 +683,12 @@ void Shell::Interactive() {
     if (splitter.idle()) splitter = StatementSplitter();
     const char* prompt = splitter.idle() ? "solo> " : "  ...> ";
     std::string line;
-#ifdef SOLO_HAVE_READLINE
-    char* raw = readline(prompt);
-    if (raw == nullptr) break;
-    line = raw;
-    free(raw);
-    if (!line.empty()) add_history(line.c_str());
-#else
-    std::cout << prompt << std::flush;
-    if (!std::getline(std::cin, line)) break;
-#endif
+    TerminalInput::Event event = input.ReadLine(prompt, &line);
+    if (event == TerminalInput::Event::kEnd) break;
+    if (event == TerminalInput::Event::kInterrupt) {  // Ctrl-C: drop the partial statement
+      splitter = StatementSplitter();
+      continue;
+    }
     if (splitter.idle() && !line.empty() && line[0] == '.') {
       DotCommand(line);
       read_limit_hit_ = false;

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Ctrl-C in the interactive solo shell (probe s39 item 2: it killed the shell).
+
+Runs solo on a pseudo-terminal, so that it is interactive and reads with
+readline, and types into it.
+
+At the prompt: a statement's first line, part of a second line, Ctrl-C,
+Ctrl-C again at the empty prompt, a whole statement, .quit. The shell must
+survive both Ctrl-Cs, drop what was typed before them (else the statement
+after them is a syntax error), run the statement and exit 0.
+
+While a statement runs (on a durable database): the first Ctrl-C prints a
+note and the statement goes on, the second ends solo by SIGINT, and the rows
+committed before are still there when the directory is opened again.
+
+Usage: shell_interrupt_test.py PATH/TO/solo
+"""
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT_S = 30
+
+
+class Terminal:
+    def __init__(self, argv):
+        env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null")
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(argv[0], argv, env)
+        self.output = b""
+        self.seen = 0  # output before this offset has been waited for
+        RUNNING.append(self.pid)
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def read_some(self, deadline):
+        ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self.fd, 4096)
+        except OSError:  # EIO: the shell has exited
+            chunk = b""
+        self.output += chunk
+        return bool(chunk)
+
+    def expect(self, pattern, what):
+        """Waits for pattern (bytes) in the output after what was waited for before."""
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            found = self.output.find(pattern, self.seen)
+            if found >= 0:
+                self.seen = found + len(pattern)
+                return
+            if time.monotonic() >= deadline or not self.read_some(deadline):
+                fail(f"{what}: {pattern!r} not seen", self.output)
+
+    def wait_exit(self):
+        deadline = time.monotonic() + TIMEOUT_S
+        while time.monotonic() < deadline and self.read_some(deadline):
+            pass
+        for _ in range(TIMEOUT_S * 10):
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid != 0:
+                RUNNING.remove(self.pid)
+                return status
+            time.sleep(0.1)
+        fail("the shell did not exit", self.output)
+
+
+RUNNING = []  # the shells started and not yet waited for
+
+
+def fail(message, output):
+    print(f"FAIL {message}\n--- terminal output\n{output.decode(errors='replace')}")
+    for pid in RUNNING:
+        os.kill(pid, signal.SIGKILL)
+    sys.exit(1)
+
+
+def interrupt_at_prompt(solo):
+    term = Terminal([solo])
+    term.expect(b"solo> ", "first prompt")
+    term.send("SELECT 6 *\n")
+    term.expect(b"...> ", "continuation prompt")
+    term.send("9")  # a partial line, in readline's buffer
+    term.expect(b"9", "echo of the partial line")
+    term.send("\x03")
+    term.expect(b"solo> ", "prompt after Ctrl-C on a partial statement")
+    term.send("\x03")
+    term.expect(b"solo> ", "prompt after Ctrl-C at an empty prompt")
+    term.send("SELECT 40 + 2 AS answer;\n")
+    term.expect(b"(1 row)", "the statement after Ctrl-C")
+    term.send(".quit\n")
+    status = term.wait_exit()
+    text = term.output.decode(errors="replace")
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail(f"exit status {status}, not a normal exit with 0", term.output)
+    if not re.search(r"\|\s*42 \|", text):
+        fail("the answer 42 is not in the output", term.output)
+    if "ERROR" in text:
+        fail("an error: what was typed before Ctrl-C was run", term.output)
+
+
+def interrupt_while_running(solo, db_dir):
+    term = Terminal([solo, db_dir])
+    term.expect(b"solo> ", "first prompt")
+    values = ", ".join(f"({k})" for k in range(300))
+    term.send(f"CREATE TABLE big (k INT PRIMARY KEY); INSERT INTO big VALUES {values};\n")
+    term.expect(b"INSERT 300", "the committed rows")
+    # 300^4 rows to count: it runs until it is killed.
+    term.send("SELECT count(*) FROM big a, big b, big c, big d;\n")
+    term.expect(b"big d;\r\n", "echo of the statement")
+    time.sleep(0.5)  # the statement has started
+    term.send("\x03")
+    term.expect(b"cannot be cancelled", "note after the first Ctrl-C while a statement runs")
+    term.send("\x03")
+    status = term.wait_exit()
+    if not os.WIFSIGNALED(status) or os.WTERMSIG(status) != signal.SIGINT:
+        fail(f"exit status {status}, not ended by SIGINT after the second Ctrl-C", term.output)
+    count = subprocess.run([solo, db_dir, "-c", "SELECT count(*) FROM big"],
+                           capture_output=True, text=True, timeout=TIMEOUT_S)
+    if count.stdout.strip() != "300":
+        fail(f"after the kill the table has {count.stdout!r} rows (stderr {count.stderr!r}), "
+             "not the 300 committed", term.output)
+
+
+def main():
+    solo = sys.argv[1]
+    interrupt_at_prompt(solo)
+    db_dir = tempfile.mkdtemp(prefix="solo_shell_interrupt.")
+    try:
+        interrupt_while_running(solo, os.path.join(db_dir, "db"))
+    finally:
+        shutil.rmtree(db_dir, ignore_errors=True)
+    print("shell interrupt test passed")
+
+
+if __name__ == "__main__":
+    main()
