@@ -209,7 +209,7 @@ Status check_value(const ColumnDef& column, const Value& value) {
   if (value.kind() != Value::Kind::kString) {
     return Status::InvalidArgument("column " + column.name + " needs a string value");
   }
-  if (column.type != Type::kText && value.as_string().size() > column.length) {
+  if (column.type != Type::kText && !string_fits_length(value.as_string(), column.length)) {
     return Status::InvalidArgument("string too long for column " + column.name);
   }
   return Status::OK();
@@ -362,7 +362,8 @@ bool RowBuilder::add_double(double value) {
 bool RowBuilder::add_string(std::string_view text) {
   if (next_ >= schema_->columns.size()) return false;
   const ColumnDef& column = schema_->columns[next_];
-  if (!type_is_string(column.type) || (column.type != Type::kText && text.size() > column.length)) {
+  if (!type_is_string(column.type) ||
+      (column.type != Type::kText && !string_fits_length(text, column.length))) {
     return false;
   }
   char* start = room(text.size() + 10);

@@ -26,6 +26,14 @@ inline size_t Utf8CharLength(char lead) {
   return 4;
 }
 
+// The bytes of the first `characters` UTF-8 characters of `text` (all of it
+// if it has fewer), counting characters as Utf8CharLength does. Any thread.
+inline size_t Utf8PrefixBytes(std::string_view text, size_t characters) {
+  size_t at = 0;
+  for (; characters > 0 && at < text.size(); --characters) at += Utf8CharLength(text[at]);
+  return at < text.size() ? at : text.size();
+}
+
 // PostgreSQL's message for the invalid sequence at `offset` of text (as
 // found by FindInvalidUtf8): invalid byte sequence for encoding "UTF8": 0xc3 0x28
 std::string InvalidUtf8Message(std::string_view text, size_t offset);

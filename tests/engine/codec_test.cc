@@ -170,6 +170,46 @@ TEST_CASE("value checks: NOT NULL, ranges, lengths, kinds") {
   REQUIRE(encode_row(schema, row, &bytes).IsInvalidArgument());
 }
 
+TEST_CASE("CHAR(n) and VARCHAR(n) count UTF-8 characters, not bytes") {
+  const ColumnDef char4 = ColumnDef::Char("e", 4);
+  const std::string e_acute = "\xC3\xA9";       // 2 bytes
+  const std::string yen = "\xE5\x86\x86";       // 3 bytes
+  const std::string grin = "\xF0\x9F\x98\x80";  // 4 bytes
+  for (const std::string& text : {e_acute + e_acute + e_acute + e_acute, grin + grin + grin + grin,
+                                  "a" + yen + grin + e_acute, std::string("abcd")}) {
+    INFO(text);
+    REQUIRE(check_value(char4, Value::String(text)).ok());
+    REQUIRE(value_fits(char4, Value::String(text)));
+    REQUIRE(!check_value(char4, Value::String(text + "x")).ok());
+    REQUIRE(!value_fits(char4, Value::String(text + e_acute)));
+  }
+  // 17 bytes that are 4 lead bytes and 13 continuation bytes: not UTF-8, but
+  // counted the same way, and longer than any 4 characters can be.
+  REQUIRE(!string_fits_length(std::string(4, 'a') + std::string(13, '\x80'), 4));
+  REQUIRE(string_fits_length(grin + grin, 2));
+  REQUIRE(!string_fits_length(grin + grin, 1));
+  REQUIRE(string_fits_length("", 0));
+  // A row with such a value encodes and decodes, and RowBuilder agrees.
+  TableSchema schema;
+  schema.name = "u";
+  schema.columns = {ColumnDef::Integer("k", true), ColumnDef::VarChar("v", 2)};
+  schema.primary_key = {0};
+  std::string bytes;
+  REQUIRE(encode_row(schema, {Value::Int(1), Value::String(grin + yen)}, &bytes).ok());
+  Row back;
+  REQUIRE(decode_row(schema, bytes, &back).ok());
+  REQUIRE(back[1].as_string() == grin + yen);
+  RowBuilder builder;
+  std::string built;
+  builder.start(schema, &built);
+  REQUIRE(builder.add_int(1));
+  REQUIRE(builder.add_string(grin + yen));
+  REQUIRE(builder.row() == bytes);
+  builder.start(schema, &built);
+  REQUIRE(builder.add_int(1));
+  REQUIRE(!builder.add_string(grin + yen + "a"));
+}
+
 TEST_CASE("value_fits agrees with check_value on every kind, type and edge") {
   std::vector<ColumnDef> columns = {
       ColumnDef::SmallInt("a"),     ColumnDef::SmallInt("a", true), ColumnDef::Integer("b"),

@@ -30,6 +30,18 @@ Status validate_schema(const TableSchema& schema);
 // Returns Constraint for a NULL in a NOT NULL column, InvalidArgument otherwise.
 Status check_value(const ColumnDef& column, const Value& value);
 
+// Whether `text` fits a CHAR(n)/VARCHAR(n) of `length` n: n counts
+// characters, as in PostgreSQL: UTF-8 sequences, each counted by its first
+// byte (a byte that is not a continuation byte, 10xxxxxx). Text of at most n
+// bytes fits without a count.
+inline bool string_fits_length(std::string_view text, uint32_t length) {
+  if (text.size() <= length) return true;
+  if (text.size() > size_t{4} * length) return false;  // a character is at most 4 bytes
+  size_t characters = 0;
+  for (char byte : text) characters += (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
+  return characters <= length;
+}
+
 // check_value's verdict without its message: true iff it would return OK.
 // Inline, for the paths that check every value written (a Status is built
 // only for a value that does not fit).
@@ -73,7 +85,7 @@ inline bool value_fits(const ColumnDef& column, const Value& value) {
     case Value::Kind::kDouble: return column.type == Type::kDouble;
     case Value::Kind::kString:
       return type_is_string(column.type) &&
-             (column.type == Type::kText || value.as_string().size() <= column.length);
+             (column.type == Type::kText || string_fits_length(value.as_string(), column.length));
   }
   return false;
 }

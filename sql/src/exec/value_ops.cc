@@ -607,11 +607,13 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       } else {
         out->SetText(value.ToString());
       }
-      if (column.length > 0 && out->as_text().size() > column.length) {
-        // Trailing spaces beyond the length are dropped (SQL standard).
+      if (column.length > 0 && !solo::string_fits_length(out->as_text(), column.length)) {
+        // n counts characters; a CAST cuts after the n-th, an assignment drops
+        // only trailing spaces beyond it (SQL standard).
         std::string& text = out->mutable_text();
-        if (!assign || text.find_first_not_of(' ', column.length) == std::string::npos) {
-          text.resize(column.length);
+        const size_t cut = Utf8PrefixBytes(text, column.length);
+        if (!assign || text.find_first_not_of(' ', cut) == std::string::npos) {
+          text.resize(cut);
         } else {
           ThrowSql(SqlState::kStringDataRightTruncation,
                    fmt::format("value too long for type {}({})",
@@ -684,7 +686,7 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   const bool text_column =
       column.type == Type::kChar || column.type == Type::kVarChar || column.type == Type::kText;
   if (text_column && value.kind() == ValueKind::kText &&
-      (column.length == 0 || value.as_text().size() <= column.length)) {
+      (column.length == 0 || solo::string_fits_length(value.as_text(), column.length))) {
     // What Convert would give, without its copy.
     out->set_string(column.type == Type::kChar ? BpcharStripped(value.as_text())
                                                : std::string_view(value.as_text()));
