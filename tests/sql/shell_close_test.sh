@@ -12,13 +12,7 @@
 # by the first shell, ~1 MiB of new writes at most) do not.
 set -u
 SOLO="$1"
-fail=0
-check() {  # name expected actual
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-    fail=1
-  fi
-}
+. "$(dirname "$0")/check.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/solo_shell_close.XXXXXX")
 db="$tmp/db"
 

@@ -3,13 +3,7 @@
 # status. Usage: shell_test.sh PATH/TO/solo
 set -u
 SOLO="$1"
-fail=0
-check() {  # name expected actual
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-    fail=1
-  fi
-}
+. "$(dirname "$0")/check.sh"
 
 out=$(echo "CREATE TABLE t(a INT PRIMARY KEY, b DECIMAL(10,2)); INSERT INTO t VALUES (1, 2.50), (2, 3.25); SELECT SUM(b) FROM t;" | "$SOLO")
 check "sum on stdin" "5.75" "$out"
