@@ -100,10 +100,6 @@ class Gen {
   // because the engines evaluate AND and OR operands, and visit rows, in
   // different orders: which error comes first would differ (README.md).
   int no_fail_depth_ = 0;
-  // > 0 while a text for a VARCHAR(n) is generated (an assignment, a CAST):
-  // ASCII only, because solo counts VARCHAR(n)'s n in bytes, PostgreSQL in
-  // characters (README.md "Findings").
-  int ascii_depth_ = 0;
 };
 
 // A number-valued expression. Integer columns are widened to BIGINT before
@@ -174,10 +170,9 @@ std::string Gen::Num(const Scope& scope, int depth) {
 }
 
 std::string Gen::Str(const Scope& scope, int depth) {
-  std::vector<Ref> strings = RefsOf(scope, ascii_depth_ > 0 ? IsVarchar : IsString);
+  std::vector<Ref> strings = RefsOf(scope, IsString);
   const int choice = static_cast<int>(rng_.Below(depth > 1 ? 2 : 11));
-  if (strings.empty() || choice == 0)
-    return rng_.Pick(ascii_depth_ > 0 ? kVarcharValues : kTextValues);
+  if (strings.empty() || choice == 0) return rng_.Pick(kTextValues);
   const std::string col = rng_.Pick(strings).Sql();
   switch (choice) {
     case 1:
@@ -204,12 +199,9 @@ std::string Gen::Str(const Scope& scope, int depth) {
       if (numbers.empty()) return col;
       return "CAST(" + rng_.Pick(numbers).Sql() + " AS TEXT)";
     }
-    case 10: {
-      ++ascii_depth_;
-      std::string operand = Str(scope, depth + 1);
-      --ascii_depth_;
-      return "CAST(" + operand + " AS VARCHAR(3))";  // an explicit cast cuts
-    }
+    case 10:
+      // An explicit cast cuts after the third character, never inside one.
+      return "CAST(" + Str(scope, depth + 1) + " AS VARCHAR(3))";
     default:
       return "COALESCE(" + col + ", " + rng_.Pick(kVarcharValues) + ")";
   }
@@ -700,9 +692,7 @@ std::vector<Step> Gen::Update() {
     } else if (column.type == Type::kDouble) {
       value = column.name + " * 2.5";
     } else if (IsString(column.type)) {
-      if (column.type == Type::kVarchar) ++ascii_depth_;
       value = Str(scope, 1);
-      if (column.type == Type::kVarchar) --ascii_depth_;
     } else if (column.type == Type::kBool) {
       value = "NOT " + column.name;
     } else {

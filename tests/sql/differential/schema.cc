@@ -30,9 +30,22 @@ const std::vector<std::string> kDoubleValues = {"0", "1.5",  "-2.25", "1e10",   
 const std::vector<std::string> kVarcharValues = {"''",       "'a'",   "'ab'",   "'abc'",   "'B'",
                                                  "'Ab'",     "'a%b'", "'x_y'",  "' pad '", "'zz'",
                                                  "'abcdef'", "'b'",   "'a''q'", "'a\\b'"};
-const std::vector<std::string> kTextValues = {
-    "''",    "'a'",     "'ab'", "'abc'", "'B'",        "'Ab'",          "'a%b'",
-    "'x_y'", "' pad '", "'zz'", "'b'",   "'\xc3\x9c'", "'hello world'", "'A b C'"};
+const std::vector<std::string> kTextValues = {"''",
+                                              "'a'",
+                                              "'ab'",
+                                              "'abc'",
+                                              "'B'",
+                                              "'Ab'",
+                                              "'a%b'",
+                                              "'x_y'",
+                                              "' pad '",
+                                              "'zz'",
+                                              "'b'",
+                                              "'\xc3\x9c'",
+                                              "'hello world'",
+                                              "'A b C'",
+                                              "'\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e'",
+                                              "'\xc3\x9c\xc3\x9c\xc3\x9c\xc3\x9c'"};
 const std::vector<std::string> kKeyTextValues = {"'a'", "'ab'", "'b'",  "'B'",
                                                  "''",  "'zz'", "'abc'"};
 const std::vector<std::string> kBoolValues = {"TRUE", "FALSE"};

@@ -59,8 +59,5 @@ inline bool IsNumber(Type type) {
 inline bool IsString(Type type) {
   return type == Type::kVarchar || type == Type::kText;
 }
-inline bool IsVarchar(Type type) {
-  return type == Type::kVarchar;
-}
 
 }  // namespace solo::sql::differential
