@@ -27,6 +27,11 @@ const std::vector<std::string> kNumeric41Values = {"1.5", "-2.5", "0",    "999.9
                                                    "3",   "0.05", "-0.04"};
 const std::vector<std::string> kDoubleValues = {"0", "1.5",  "-2.25", "1e10",   "0.1",
                                                 "3", "-0.5", "1e-5",  "2.5e-3", "100"};
+// CHAR(4): trailing spaces (equal to the value without them), a full
+// column, non-ASCII, and the empty string (all spaces in PostgreSQL).
+const std::vector<std::string> kCharValues = {
+    "''",  "'a'",  "'ab'",  "'ab  '", "'a b'",      "'abcd'",
+    "'B'", "' b'", "'x_y'", "'zz '",  "'\xc3\x9c'", "'\xc3\x9c\xc3\x9c\xc3\x9c\xc3\x9c'"};
 const std::vector<std::string> kVarcharValues = {"''",       "'a'",   "'ab'",   "'abc'",   "'B'",
                                                  "'Ab'",     "'a%b'", "'x_y'",  "' pad '", "'zz'",
                                                  "'abcdef'", "'b'",   "'a''q'", "'a\\b'"};
@@ -95,9 +100,10 @@ std::vector<Table> MakeTables() {
   t3.columns = {{"g", Type::kInt2, true, &kInt2Values},
                 {"h", Type::kText, true, &kTextValues},
                 {"m", Type::kDouble, true, &kDoubleValues},
-                {"p", Type::kNumeric, true, &kNumeric41Values}};
-  t3.create = "CREATE TABLE t3 (g SMALLINT, h TEXT, m DOUBLE PRECISION, p NUMERIC(4,1))";
-  t3.indexes = {"CREATE INDEX t3_g_h ON t3 (g, h)"};
+                {"p", Type::kNumeric, true, &kNumeric41Values},
+                {"q", Type::kChar, true, &kCharValues}};
+  t3.create = "CREATE TABLE t3 (g SMALLINT, h TEXT, m DOUBLE PRECISION, p NUMERIC(4,1), q CHAR(4))";
+  t3.indexes = {"CREATE INDEX t3_g_h ON t3 (g, h)", "CREATE INDEX t3_q ON t3 (q)"};
   return tables;
 }
 

@@ -8,7 +8,18 @@
 
 namespace solo::sql::differential {
 
-enum class Type { kInt2, kInt4, kInt8, kVarchar, kText, kDouble, kNumeric, kBool, kTimestamp };
+enum class Type {
+  kInt2,
+  kInt4,
+  kInt8,
+  kChar,
+  kVarchar,
+  kText,
+  kDouble,
+  kNumeric,
+  kBool,
+  kTimestamp
+};
 
 struct Column {
   std::string name;
@@ -41,6 +52,7 @@ extern const std::vector<std::string> kNumeric102Values;
 extern const std::vector<std::string> kNumeric63Values;
 extern const std::vector<std::string> kNumeric41Values;
 extern const std::vector<std::string> kDoubleValues;
+extern const std::vector<std::string> kCharValues;
 extern const std::vector<std::string> kVarcharValues;
 extern const std::vector<std::string> kTextValues;
 extern const std::vector<std::string> kKeyTextValues;
@@ -57,6 +69,11 @@ inline bool IsNumber(Type type) {
   return IsInteger(type) || type == Type::kDouble || type == Type::kNumeric;
 }
 inline bool IsString(Type type) {
+  return type == Type::kChar || type == Type::kVarchar || type == Type::kText;
+}
+// Text that is not a CHAR(n): where solo and PostgreSQL type a CHAR mixed with
+// other text differently (COALESCE, IN (SELECT ...)), README.md "Exclusions".
+inline bool IsNonCharString(Type type) {
   return type == Type::kVarchar || type == Type::kText;
 }
 
