@@ -247,6 +247,7 @@ class Shell {
   bool output_reported_ = false;  // a failed write was reported (once is enough)
   int read_depth_ = 0;           // .read commands running, one inside the other
   bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
+  bool quit_ = false;            // .quit or .exit: every input loop stops
   std::string source_name_;      // the file being .read (empty: stdin, -c, the terminal)
 };
 
@@ -297,6 +298,7 @@ bool Shell::RunScript(std::istream& input) {
     if (splitter.idle() && !line.empty() && line[0] == '.') {
       splitter.SkipLine();
       if (!DotCommand(line) && (!interactive_ || read_limit_hit_)) return false;
+      if (quit_) return true;
       continue;
     }
     splitter.AddLine(line, &pieces);
@@ -481,7 +483,9 @@ bool Shell::DotCommand(const std::string& line) {
   if (command == ".help") {
     out() << kHelp;
   } else if (command == ".quit" || command == ".exit") {
-    std::exit(0);
+    // Not std::exit: main closes the database (its threads are stopped, the
+    // checkpoint at close written) after the input loops return.
+    quit_ = true;
   } else if (command == ".tables") {
     db_.read([&](solo::ReadTxn& txn) {
       for (const solo::TableInfo* table : txn.catalog().tables()) {
@@ -692,6 +696,7 @@ void Shell::Interactive() {
     if (splitter.idle() && !line.empty() && line[0] == '.') {
       DotCommand(line);
       read_limit_hit_ = false;
+      if (quit_) break;
       continue;
     }
     splitter.AddLine(line, &pieces);

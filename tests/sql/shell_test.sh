@@ -295,6 +295,16 @@ if [ -w /dev/full ]; then
   check "output file full: status" "1" "$rc"
   check "output file full: message" "cannot write to /dev/full: the output is incomplete" "$err"
 fi
+# .quit stops every input level (a .read's too) and returns to main, which
+# closes the database (it was std::exit with the engine's threads running,
+# which could hang at exit: sql_shell_interrupt timed out once in CI).
+printf 'select 1;\n.quit\nselect 2;\n' > "$tmp/quit.sql"
+out=$(printf '%s\n' ".read $tmp/quit.sql" "select 3;" | "$SOLO" 2>&1); rc=$?
+check ".quit in a .read: output" "1" "$out"
+check ".quit in a .read: status" "0" "$rc"
+printf 'create table q (k int primary key);\ninsert into q values (1);\n.quit\n' | "$SOLO" "$tmp/qdb" >/dev/null 2>&1
+out=$("$SOLO" "$tmp/qdb" -c "select count(*) from q" 2>&1)
+check ".quit on a durable database, then reopened" "1" "$out"
 rm -rf "$tmp"
 
 [ $fail -eq 0 ] && echo "shell test passed"
