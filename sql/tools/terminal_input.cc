@@ -44,9 +44,14 @@ constexpr char kRunningNote[] =
 
 void OnRunningInterrupt(int /*signal*/) {
   int saved_errno = errno;
+  // The default action first, then the note: the handler may run on any of
+  // the process's threads (the engine's too), and SIGINT is blocked only in
+  // the one running it, so a second Ctrl-C sent once the note is seen could
+  // otherwise come to this handler again on another thread (it did: the
+  // note twice and a shell that no longer ended on Ctrl-C).
+  SetInterruptHandler(SIG_DFL);
   ssize_t written = write(STDERR_FILENO, kRunningNote, sizeof(kRunningNote) - 1);
   static_cast<void>(written);
-  SetInterruptHandler(SIG_DFL);
   errno = saved_errno;
 }
 

@@ -296,8 +296,7 @@ if [ -w /dev/full ]; then
   check "output file full: message" "cannot write to /dev/full: the output is incomplete" "$err"
 fi
 # .quit stops every input level (a .read's too) and returns to main, which
-# closes the database (it was std::exit with the engine's threads running,
-# which could hang at exit: sql_shell_interrupt timed out once in CI).
+# closes the database (it was std::exit with the engine's threads running).
 printf 'select 1;\n.quit\nselect 2;\n' > "$tmp/quit.sql"
 out=$(printf '%s\n' ".read $tmp/quit.sql" "select 3;" | "$SOLO" 2>&1); rc=$?
 check ".quit in a .read: output" "1" "$out"
