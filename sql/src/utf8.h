@@ -26,6 +26,14 @@ inline size_t Utf8CharLength(char lead) {
   return 4;
 }
 
+// The UTF-8 characters of `text`: its bytes that are not continuation bytes
+// (10xxxxxx), as length() and CHAR(n)'s padding count them. Any thread.
+inline size_t Utf8Characters(std::string_view text) {
+  size_t characters = 0;
+  for (char byte : text) characters += (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
+  return characters;
+}
+
 // The bytes of the first `characters` UTF-8 characters of `text` (all of it
 // if it has fewer), counting characters as Utf8CharLength does. Any thread.
 inline size_t Utf8PrefixBytes(std::string_view text, size_t characters) {

@@ -107,10 +107,7 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
   };
   switch (expr.function) {
     case ScalarFn::kLength: {
-      std::string text = text_of(arg);
-      int64_t chars = 0;
-      for (unsigned char ch : text) chars += (ch & 0xC0) != 0x80;
-      out->SetInt(chars);
+      out->SetInt(static_cast<int64_t>(Utf8Characters(text_of(arg))));
       return;
     }
     case ScalarFn::kOctetLength: {

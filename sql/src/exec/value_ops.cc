@@ -636,8 +636,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
 
 void PadBpchar(uint32_t length, std::string* text) {
   if (text->size() >= length * size_t{4}) return;  // n characters take at most 4n bytes
-  size_t chars = 0;
-  for (unsigned char byte : *text) chars += (byte & 0xC0) != 0x80;
+  const size_t chars = Utf8Characters(*text);
   if (chars < length) text->append(length - chars, ' ');
 }
 
