@@ -28,6 +28,9 @@ struct CliOptions {
   int delivery_districts = 10;
   bool no_load = false;
   bool no_check = false;
+  // load, run, replay, crosscheck: refuse a load that cannot fit in memory
+  // (memory_check.h); --no-memory-check turns it off.
+  bool memory_check = true;
   bool after_load = false;  // check: also condition 11
   bool quiet = false;       // no progress output
   bool profile = false;     // run, solo: sample the owner thread with perf

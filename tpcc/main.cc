@@ -26,6 +26,7 @@
 #include "tpcc/interrupt.h"
 #include "tpcc/journal.h"
 #include "tpcc/loader.h"
+#include "tpcc/memory_check.h"
 #include "tpcc/owned_dir.h"
 #include "tpcc/owner_profile.h"
 #include "tpcc/replay.h"
@@ -84,6 +85,27 @@ std::unique_ptr<tpcc::Connection> open_existing(tpcc::Backend& backend, tpcc::Lo
   auto conn = backend.connect();
   *info = tpcc::read_load_info(*conn);
   return conn;
+}
+
+// Throws BackendError when loading W warehouses into each of `engines`
+// (held at the same time) would not fit in the memory available, before
+// anything is created: such a load ran for minutes and then ended in the
+// kernel's out-of-memory kill (memory_check.h). --no-memory-check skips it.
+void check_memory(const CliOptions& options, const std::vector<tpcc::BackendOptions>& engines,
+                  int warehouses) {
+  if (!options.memory_check) return;
+  int64_t needed = 0;
+  std::string what;
+  for (const tpcc::BackendOptions& engine : engines) {
+    const int64_t bytes = tpcc::load_memory_bytes(engine, warehouses);
+    if (bytes == 0) continue;
+    needed += bytes;
+    what += (what.empty() ? "" : " and ") + engine.engine;
+  }
+  if (needed == 0) return;
+  std::string shortfall =
+      tpcc::memory_shortfall(what, warehouses, needed, tpcc::available_memory_bytes());
+  if (!shortfall.empty()) throw tpcc::BackendError(shortfall);
 }
 
 std::vector<tpcc::ConditionResult> run_checks(tpcc::Connection& conn, bool include_11,
@@ -259,6 +281,7 @@ int command_replay(tpcc::Backend& backend, CliOptions options) {
   std::vector<tpcc::JournalEntry> entries = tpcc::read_journal(options.journal_path, &header);
   options.warehouses = header.warehouses;
   options.seed = header.seed;
+  check_memory(options, {options.backend}, options.warehouses);
   double load_seconds = 0;
   load(backend, options, &load_seconds);
   auto conn = backend.connect();
@@ -279,6 +302,12 @@ int command_crosscheck(const CliOptions& options) {
   }
   // crosscheck writes its journal into DIR and removes it, the engines'
   // directories and DIR itself afterwards: DIR must be tpcc's (owned_dir.h).
+  std::vector<tpcc::BackendOptions> engines;
+  for (const std::string& engine : options.engines) {
+    engines.push_back(options.backend);
+    engines.back().engine = engine;
+  }
+  check_memory(options, engines, options.warehouses);
   tpcc::claim_dir(base, /*adopt=*/options.backend.dir.empty(), "crosscheck");
   std::string journal_path =
       options.journal_path.empty() ? base + "/journal.txt" : options.journal_path;
@@ -444,6 +473,9 @@ int tpcc_main(int argc, char** argv) {
       options->command == "check" || (options->command == "run" && options->no_load);
   std::unique_ptr<tpcc::Backend> backend;
   try {
+    if (options->command == "load" || (options->command == "run" && !options->no_load)) {
+      check_memory(*options, {options->backend}, options->warehouses);
+    }
     backend = tpcc::make_backend(options->backend);
   } catch (const std::invalid_argument& failure) {  // an unknown engine or profile
     fmt::print(stderr, "tpcc: error: {}\n", failure.what());

@@ -117,6 +117,17 @@ expect 2 "--solo-checkpoint-mib must be between 1 and 1048576, got 1759218604441
   run --engine solo --dir "$scratch/item1" --solo-checkpoint-mib 17592186044416 --duration 1 --quiet
 [[ ! -e $scratch/item1 ]] || fail "a refused --solo-checkpoint-mib created $scratch/item1"
 
+# A load that cannot fit in memory is refused at once, before anything is
+# created (it ran for minutes, then ended in the out-of-memory kill).
+expect 1 "10000 warehouses need about 1562.5 GiB of memory for solo, but .* GiB is available" -- \
+  load --engine solo --warehouses 10000 --dir "$scratch/huge-solo" --quiet
+expect 1 "10000 warehouses need about .* GiB of memory for sqlite" -- \
+  run --engine sqlite --storage ram --warehouses 10000 --dir "$scratch/huge-sqlite" --quiet
+expect 1 "need about .* GiB of memory for sqlite and solo, but" -- \
+  crosscheck --engines sqlite,solo --warehouses 10000 --dir "$scratch/huge-cc" --quiet
+[[ ! -e $scratch/huge-solo && ! -e $scratch/huge-sqlite && ! -e $scratch/huge-cc ]] ||
+  fail "a load refused for memory created its directory"
+
 if "$tpcc" --help | grep -q -- "--warehouses"; then echo "ok: --help"; else echo "FAIL: --help"; failures=$((failures + 1)); fi
 
 echo "$failures failures"

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tpcc/memory_check.h"
+
 using tpcc::parse_cli;
 
 namespace {
@@ -215,4 +217,42 @@ TEST_CASE("--solo-checkpoint-mib is 1..1048576: 0 and overflowing values are usa
   REQUIRE(smallest);
   CHECK(smallest->backend.solo_checkpoint_mib == 1);
   CHECK(tpcc::usage_text().find("N from 1 to 1048576") != std::string::npos);
+}
+
+TEST_CASE("--no-memory-check: load, run, replay and crosscheck only") {
+  std::string error;
+  auto load = parse_cli({"load", "--no-memory-check"}, &error);
+  REQUIRE(load);
+  CHECK_FALSE(load->memory_check);
+  auto run = parse_cli({"run"}, &error);
+  REQUIRE(run);
+  CHECK(run->memory_check);
+  CHECK(parse_cli({"crosscheck", "--no-memory-check"}, &error));
+  CHECK(error_of({"check", "--no-memory-check"}).find("--no-memory-check does not apply") !=
+        std::string::npos);
+}
+
+TEST_CASE("the memory a load takes: solo always, SQLite and PostgreSQL on /dev/shm only") {
+  tpcc::BackendOptions options;
+  options.engine = "solo";
+  options.storage = tpcc::Storage::kDisk;
+  CHECK(tpcc::load_memory_bytes(options, 10) == 10 * tpcc::load_memory_bytes(options, 1));
+  CHECK(tpcc::load_memory_bytes(options, 1) >= (int64_t{150} << 20));
+  options.engine = "sqlite";
+  CHECK(tpcc::load_memory_bytes(options, 10) == 0);  // on the disk
+  options.storage = tpcc::Storage::kRam;
+  CHECK(tpcc::load_memory_bytes(options, 1) >= (int64_t{85} << 20));
+  options.engine = "postgres";
+  CHECK(tpcc::load_memory_bytes(options, 1) >= (int64_t{270} << 20));
+  options.pg_url = "host=/tmp";  // a server tpcc did not start: its memory is not ours to judge
+  CHECK(tpcc::load_memory_bytes(options, 1) == 0);
+
+  const int64_t gib = int64_t{1} << 30;
+  CHECK(tpcc::memory_shortfall("solo", 4, gib, 2 * gib).empty());
+  CHECK(tpcc::memory_shortfall("solo", 4, gib, -1).empty());  // unknown: not refused
+  const std::string refused = tpcc::memory_shortfall("solo", 100, 16 * gib, 8 * gib);
+  CHECK(refused.find("100 warehouses need about 16.0 GiB of memory for solo, but 8.0 GiB is "
+                     "available") != std::string::npos);
+  CHECK(refused.find("--no-memory-check") != std::string::npos);
+  CHECK(tpcc::available_memory_bytes() > 0);  // /proc/meminfo's MemAvailable
 }
