@@ -707,6 +707,38 @@ void Shell::Interactive() {
 
 constexpr const char* kUsage = "usage: solo [DIR] [-c SQL | -f FILE]\n";
 
+// "" when `dir` may be opened: a new or empty directory (a new database) or
+// one holding solo's files. Else why not: a directory holding only other
+// files is someone else's (a misspelled or wrong path), and solo would have
+// put 160 MB of log beside them. *is_new: no database there yet.
+std::string CheckDatabaseDir(const std::string& dir, bool* is_new) {
+  namespace fs = std::filesystem;
+  *is_new = true;
+  std::error_code error;
+  const fs::file_status status = fs::status(dir, error);
+  if (!fs::exists(status)) return "";  // the engine makes it (or says why it cannot)
+  if (!fs::is_directory(status)) return dir + " is not a directory";
+  std::vector<std::string> others;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    const solo::Database::FileKind kind = solo::Database::file_kind(name);
+    if (kind == solo::Database::FileKind::kOther) {
+      others.push_back(name);
+    } else {
+      *is_new = false;
+    }
+  }
+  if (error) return "";  // unreadable: the engine's open reports it
+  if (!*is_new || others.empty()) return "";
+  std::sort(others.begin(), others.end());
+  std::string named = others[0];
+  if (others.size() > 1) named += fmt::format(" and {} more", others.size() - 1);
+  return fmt::format(
+      "{} holds no solo database but other files ({}); give a new or empty directory, or the "
+      "directory of an existing database",
+      dir, named);
+}
+
 int Usage() {
   std::cerr << kUsage;
   return 2;
@@ -739,6 +771,17 @@ int main(int argc, char** argv) {
     }
   }
   // With DIR the database is durable: its log and checkpoints live in DIR.
+  const bool interactive = !has_command && isatty(STDIN_FILENO);
+  if (!dir.empty()) {
+    bool is_new = false;
+    const std::string refused = CheckDatabaseDir(dir, &is_new);
+    if (!refused.empty()) {
+      std::cerr << "cannot open the database: " << refused << "\n";
+      return 1;
+    }
+    // A misspelled path makes a new, empty database: say so at the prompt.
+    if (is_new && interactive) std::cerr << "solo: a new database in " << dir << "\n";
+  }
   solo::Options options;
   options.dir = dir;
   auto opened = solo::Database::open(options);
@@ -749,7 +792,6 @@ int main(int argc, char** argv) {
   std::unique_ptr<solo::Database> db = std::move(opened.value());
   int exit_code = 0;
   {
-    bool interactive = !has_command && isatty(STDIN_FILENO);
     Shell shell(*db, interactive);
     if (from_file) {
       exit_code = shell.RunFile(script) ? 0 : 1;
