@@ -155,6 +155,13 @@ Status DbImpl::close() {
     }
   }
   if (log_) log_->stop();
+  // A database that failed earlier (invariant 7) closes all the same, but
+  // not cleanly: there is no checkpoint at close, and the writes since the
+  // failure were refused. close() says so as well, for a caller that looks
+  // only at it (the shell's exit status); the next open recovers.
+  if (close_status_.ok() && fatal_.failed()) {
+    close_status_ = Status::IOError("closed after an earlier failure: " + fatal_.get().message());
+  }
   return close_status_;
 }
 

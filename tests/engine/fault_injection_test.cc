@@ -97,7 +97,13 @@ RunResult run_workload(FaultFileSystem* fs, int explicit_checkpoint_at = kTxns /
       REQUIRE(!later.ok());
     }
   }
-  db->close();
+  Status closed = db->close();
+  if (!status.ok()) {
+    // close() reports the earlier failure too (it returned OK before).
+    INFO("close(): " << closed.ToString() << "; the failure: " << status.ToString());
+    CHECK(closed.IsIOError());
+    CHECK(closed.message().find(status.message()) != std::string::npos);
+  }
   return result;
 }
 

@@ -334,8 +334,10 @@ class Database {
   // the file and the error, e.g. ENOSPC or "File too large") if that
   // checkpoint failed: its partly written .tmp file is removed, nothing
   // committed is lost (the next open replays the log instead) and the
-  // database is closed all the same. Idempotent: a later call returns the
-  // first one's Status. Any thread but the owner.
+  // database is closed all the same. After an earlier fatal failure (a log
+  // or checkpoint write, which the writes then returned), IOError "closed
+  // after an earlier failure: ..." with that failure's message. Idempotent:
+  // a later call returns the first one's Status. Any thread but the owner.
   Status close();
 
   // What a file name in a database directory is to the engine. It writes
