@@ -151,7 +151,8 @@ int main(int argc, char** argv) {
     cpus.push_back(cpu);
     bytes.push_back(file_bytes);
   }
-  db->close();
+  solo::Status closed = db->close();
+  if (status.ok()) status = closed;
   db.reset();
   std::filesystem::remove_all(dir, error);
   if (!status.ok()) {

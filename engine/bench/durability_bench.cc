@@ -129,7 +129,7 @@ ModeResult run_mode(const std::string& mode, const std::string& dir, int threads
       }
       return Status::OK();
     });
-    db->close();
+    if (!db->close().ok()) result.verified = false;
     std::filesystem::remove_all(dir);
   }
   return result;

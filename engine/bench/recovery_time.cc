@@ -76,7 +76,11 @@ int main(int argc, char** argv) {
   solo::Stats stats = (*opened)->stats();
   double loadavg[1] = {0};
   (void)getloadavg(loadavg, 1);
-  (*opened)->close();
+  const solo::Status closed = (*opened)->close();
+  if (!closed.ok()) {
+    std::fprintf(stderr, "recovery_time: close %s: %s\n", dir.c_str(), closed.ToString().c_str());
+    return 1;
+  }
   std::printf(
       "{\"dir\": \"%s\", \"open_s\": %.3f, \"open_cpu_s\": %.3f, \"recovery_s\": %.3f, "
       "\"checkpoint_load_s\": %.3f, \"checkpoint_bytes\": %llu, "
