@@ -637,6 +637,43 @@ TEST_CASE("regression: errors about a parameter's value point at the parameter")
   CHECK(failed.error().pos().column == 37);
 }
 
+TEST_CASE("regression: more values than the statement's parameters are 42P02, nothing run") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, v INT)");
+  // Was: the third value was ignored and the row inserted.
+  PreparedStatement insert = Prepare(*db, "INSERT INTO t VALUES ($1, $2)");
+  SqlStatus failed = Write(*db, insert, {Value::Int(1), Value::Int(2), Value::Int(3)});
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kUndefinedParameter);
+  CHECK(failed.error().message() == "3 parameters given, but the statement requires 2");
+  CHECK(!failed.error().pos().valid());
+  PreparedStatement positional = Prepare(*db, "INSERT INTO t VALUES (?, ?)");
+  CHECK(Write(*db, positional, {Value::Int(1), Value::Int(2), Value::Int(3)}).error().state() ==
+        SqlState::kUndefinedParameter);
+  // A statement without parameters, read and write.
+  ResultSet rows;
+  failed = Read(*db, Prepare(*db, "SELECT count(*) FROM t"), {Value::Int(1)}, &rows);
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().message() == "1 parameter given, but the statement requires 0");
+  CHECK(Write(*db, Prepare(*db, "DELETE FROM t"), {Value::Int(1)}).error().state() ==
+        SqlState::kUndefinedParameter);
+  // Through a session, in autocommit, in a transaction and on BEGIN itself.
+  std::vector<Value> extra = {Value::Int(1), Value::Int(2), Value::Int(3)};
+  CHECK(session.Exec("INSERT INTO t VALUES (?, ?)", extra, nullptr).error().state() ==
+        SqlState::kUndefinedParameter);
+  CHECK(session.Exec("BEGIN", extra, nullptr).error().state() == SqlState::kUndefinedParameter);
+  CHECK(!session.in_transaction());
+  Run(session, "BEGIN");
+  CHECK(session.Exec("INSERT INTO t VALUES (?, ?)", extra, nullptr).error().state() ==
+        SqlState::kUndefinedParameter);
+  Run(session, "ROLLBACK");
+  // None of them inserted a row; exactly as many values still run.
+  REQUIRE(Write(*db, insert, {Value::Int(1), Value::Int(2)}).ok());
+  REQUIRE(session.Exec("SELECT count(*) FROM t", &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(1));
+}
+
 TEST_CASE("regression: an ESCAPE of more than one character is 22025 at the escape") {
   auto db = OpenDb();
   Session session(*db);

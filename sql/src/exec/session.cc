@@ -78,6 +78,17 @@ SqlStatus Session::Exec(std::string_view sql, std::span<const Value> params, Res
     return SqlError(SqlState::kIdleInTransactionTimeout,
                     "terminating transaction due to idle-in-transaction timeout");
   }
+  bool transaction_statement = kind.value() == StatementKind::kBegin ||
+                               kind.value() == StatementKind::kCommit ||
+                               kind.value() == StatementKind::kRollback;
+  if (transaction_statement && !params.empty()) {
+    // As PreparedStatement::Execute refuses values beyond a statement's
+    // parameters (42P02); these have none. Nothing is begun or ended.
+    if (txn_) txn_->failed = true;
+    return SqlError(SqlState::kUndefinedParameter,
+                    fmt::format("{} parameter{} given, but the statement requires 0", params.size(),
+                                params.size() == 1 ? "" : "s"));
+  }
   switch (kind.value()) {
     case StatementKind::kBegin:
       if (txn_) {

@@ -489,6 +489,16 @@ SqlError MissingParameterError(const Plan& plan, size_t given) {
       missing->pos);
 }
 
+// 42P02 for a call with more values than the statement's parameters: a
+// value meant for a placeholder the text does not have is the caller's
+// mistake as much as a missing one (PostgreSQL refuses both, 08P01; solo
+// keeps one code for both counts). Without a position: no text is wrong.
+SqlError ExtraParameterError(const Plan& plan, size_t given) {
+  return SqlError(SqlState::kUndefinedParameter,
+                  fmt::format("{} parameter{} given, but the statement requires {}", given,
+                              given == 1 ? "" : "s", plan.parameter_count));
+}
+
 SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
               std::span<const Value> params, ResultSet* out) {
   const Plan& plan = *plan_ptr;
@@ -501,6 +511,7 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
   if (params.size() < plan.parameter_count && plan.kind != StatementKind::kCreateTable) {
     return MissingParameterError(plan, params.size());
   }
+  if (params.size() > plan.parameter_count) return ExtraParameterError(plan, params.size());
   // Text enters here as well as in the statement's text: the same UTF-8 rule.
   for (size_t param_idx = 0; param_idx < std::min<size_t>(params.size(), plan.parameter_count);
        ++param_idx) {

@@ -131,7 +131,8 @@ class PreparedStatement {
 
   StatementClass statement_class() const;
   bool read_only() const { return statement_class() == StatementClass::kRead; }
-  // The number of parameters Execute() expects (the highest $n or the count of ?).
+  // The number of parameters Execute() expects (the highest $n or the count of ?):
+  // exactly that many values, fewer or more is 42P02 and nothing runs.
   uint32_t parameter_count() const;
   const std::string& sql() const;
   // Output column names (empty for statements without rows).
