@@ -27,14 +27,18 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "csv_reader.h"
+#include "solo/codec.h"
 #include "solo/database.h"
+#include "solo/sql/ast_printer.h"
 #include "solo/sql/error.h"
+#include "solo/sql/parser.h"
 #include "solo/sql/session.h"
 #include "terminal_input.h"
 
@@ -554,24 +558,61 @@ std::string TypeText(const solo::ColumnDef& column) {
   }
 }
 
+// The SQL layer keeps each column's DEFAULT as SQL text in this system table,
+// (tbl TEXT, col INTEGER, expr TEXT), col counting the table's columns from 0
+// (sql/src/exec/ddl.h, kDefaultsTable); it exists once a table has a DEFAULT.
+constexpr const char* kDefaultsTable = "__solo_defaults";
+
+// The DEFAULT expressions of table `table` by column position, as SQL text.
+std::map<uint32_t, std::string> ColumnDefaults(const solo::ReadTxn& txn, const std::string& table) {
+  std::map<uint32_t, std::string> defaults;
+  const solo::TableInfo* info = txn.catalog().find_table(kDefaultsTable);
+  if (info == nullptr) return defaults;
+  solo::Result<solo::Cursor> cursor = txn.scan(info->id, solo::KeyRange::All());
+  solo::Row row;
+  for (; cursor.ok() && cursor->valid(); cursor->next()) {
+    if (!solo::decode_row(info->schema, cursor->value(), &row).ok() || row.size() != 3) continue;
+    if (row[0].as_string() != table) continue;
+    defaults[static_cast<uint32_t>(row[1].as_int())] = row[2].as_string();
+  }
+  return defaults;
+}
+
+// " DEFAULT expr" for .schema. The text is canonical SQL (ToSql) without the
+// parentheses of its top level, but DEFAULT takes only a literal, a signed
+// number or a parenthesized expression: what the parser would not take
+// alone (2 * 3, 'a' || 'b') is put in parentheses.
+std::string DefaultClause(const std::string& expr) {
+  bool bare = solo::sql::ParseStatement("CREATE TABLE t (c INTEGER DEFAULT " + expr + ")").ok();
+  return bare ? " DEFAULT " + expr : " DEFAULT (" + expr + ")";
+}
+
 void Shell::Schema(const std::string& only) {
+  using solo::sql::QuoteIdentifier;
   db_.read([&](solo::ReadTxn& txn) {
     const solo::Catalog& catalog = txn.catalog();
     for (const solo::TableInfo* table : catalog.tables()) {
       const auto& schema = table->schema;
       if (schema.name.starts_with("__solo_") || (!only.empty() && schema.name != only)) continue;
-      out() << "CREATE TABLE " << schema.name << " (";
+      std::map<uint32_t, std::string> defaults = ColumnDefaults(txn, schema.name);
+      // Names are quoted where they would not read back as themselves
+      // ("Mixed Case", keywords), so that the output recreates the table.
+      out() << "CREATE TABLE " << QuoteIdentifier(schema.name) << " (";
       bool first = true;
-      for (const auto& column : schema.columns) {
+      for (uint32_t col = 0; col < schema.columns.size(); ++col) {
+        const solo::ColumnDef& column = schema.columns[col];
         if (column.name == "__solo_rowid") continue;
-        out() << (first ? "\n  " : ",\n  ") << column.name << " " << TypeText(column)
-              << (column.not_null ? " NOT NULL" : "");
+        auto found = defaults.find(col);
+        out() << (first ? "\n  " : ",\n  ") << QuoteIdentifier(column.name) << " "
+              << TypeText(column) << (column.not_null ? " NOT NULL" : "")
+              << (found != defaults.end() ? DefaultClause(found->second) : "");
         first = false;
       }
       if (schema.columns[schema.primary_key[0]].name != "__solo_rowid") {
         out() << ",\n  PRIMARY KEY (";
         for (size_t key = 0; key < schema.primary_key.size(); ++key) {
-          out() << (key ? ", " : "") << schema.columns[schema.primary_key[key]].name;
+          out() << (key ? ", " : "")
+                << QuoteIdentifier(schema.columns[schema.primary_key[key]].name);
         }
         out() << ")";
       }
@@ -579,9 +620,11 @@ void Shell::Schema(const std::string& only) {
       for (solo::IndexId index_id : table->indexes) {
         const solo::IndexInfo* index = catalog.index(index_id);
         out() << "CREATE " << (index->schema.unique ? "UNIQUE " : "") << "INDEX "
-              << index->schema.name << " ON " << schema.name << " (";
+              << QuoteIdentifier(index->schema.name) << " ON " << QuoteIdentifier(schema.name)
+              << " (";
         for (size_t col = 0; col < index->schema.columns.size(); ++col) {
-          out() << (col ? ", " : "") << schema.columns[index->schema.columns[col]].name;
+          out() << (col ? ", " : "")
+                << QuoteIdentifier(schema.columns[index->schema.columns[col]].name);
         }
         out() << ");\n";
       }

@@ -35,6 +35,54 @@ CREATE TABLE item (
   PRIMARY KEY (i_id)
 );" "$out"
 
+# Regression (s40 item 2): .schema left out the DEFAULT clauses and quoted
+# no name, so its output did not recreate the table. Fed into a fresh
+# database it now gives the same rows for the same INSERTs, the same errors,
+# and prints the same .schema again.
+schema_sql="CREATE TABLE \"Order\" (k INT PRIMARY KEY, qty INT NOT NULL DEFAULT 1,
+  price DECIMAL(6,2) DEFAULT -1.5, note VARCHAR(10) DEFAULT 'n''a', total BIGINT DEFAULT (2 * 3),
+  \"Mixed Col\" TEXT DEFAULT ('a' || 'b'), at TIMESTAMP DEFAULT '2024-02-29 12:00:00',
+  c CHAR(3) DEFAULT 'x', d DOUBLE PRECISION DEFAULT (1.5e0 / 2), n INT DEFAULT NULL);
+CREATE UNIQUE INDEX \"Order by note\" ON \"Order\" (note, \"Mixed Col\");
+CREATE TABLE plain (v INT DEFAULT 7, w INT NOT NULL);"
+probe='.mode csv
+INSERT INTO "Order" (k) VALUES (1);
+INSERT INTO "Order" (k, qty, note) VALUES (2, 5, NULL);
+INSERT INTO plain (w) VALUES (1);
+SELECT * FROM "Order" ORDER BY k;
+SELECT * FROM plain;
+INSERT INTO "Order" (k) VALUES (3);'
+schema1=$(printf '%s\n.schema\n' "$schema_sql" | "$SOLO" 2>&1)
+check ".schema with defaults and quoted names" 'CREATE TABLE "Order" (
+  k INTEGER NOT NULL,
+  qty INTEGER NOT NULL DEFAULT 1,
+  price DECIMAL(6, 2) DEFAULT -1.5,
+  note VARCHAR(10) DEFAULT '"'n''a'"',
+  total BIGINT DEFAULT (2 * 3),
+  "Mixed Col" TEXT DEFAULT ('"'a' || 'b'"'),
+  at TIMESTAMP DEFAULT '"'2024-02-29 12:00:00'"',
+  c CHAR(3) DEFAULT '"'x'"',
+  d DOUBLE DEFAULT (1.5e0 / 2),
+  n INTEGER DEFAULT NULL,
+  PRIMARY KEY (k)
+);
+CREATE UNIQUE INDEX "Order by note" ON "Order" (note, "Mixed Col");
+CREATE TABLE plain (
+  v INTEGER DEFAULT 7,
+  w INTEGER NOT NULL
+);' "$schema1"
+out1=$(printf '%s\n%s\n' "$schema_sql" "$probe" | "$SOLO" 2>&1)
+out2=$(printf '%s\n%s\n' "$schema1" "$probe" | "$SOLO" 2>&1)
+check ".schema output recreates the tables: same rows and errors" "$out1" "$out2"
+check ".schema output recreates the tables: the rows" 'k,qty,price,note,total,Mixed Col,at,c,d,n
+1,1,-1.50,n'"'"'a,6,ab,2024-02-29 12:00:00,x  ,0.75,
+2,5,-1.50,,6,ab,2024-02-29 12:00:00,x  ,0.75,
+v,w
+7,1
+ERROR 23505' "$(echo "$out2" | cut -c1-80 | sed 's/^\(ERROR 23505\).*/\1/')"
+schema2=$(printf '%s\n.schema\n' "$schema1" | "$SOLO" 2>&1)
+check ".schema of the recreated tables" "$schema1" "$schema2"
+
 # Table mode shows NULL.
 out=$(printf '%s\n' ".mode table" "SELECT 1 AS a, NULL AS b;" | "$SOLO")
 check "table mode" "+---+------+
