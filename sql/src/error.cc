@@ -72,6 +72,31 @@ std::pair<size_t, size_t> LineAround(std::string_view sql, size_t offset) {
   return {begin, end};
 }
 
+bool IsCharacterStart(char byte) {
+  return (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
+}
+
+// The byte where the character `count` characters before `from` starts, but
+// not before `limit` (characters: bytes that are no UTF-8 continuation byte).
+size_t CharactersBack(std::string_view text, size_t from, size_t limit, size_t count) {
+  size_t at = from;
+  for (; count > 0 && at > limit; --count) {
+    --at;
+    while (at > limit && !IsCharacterStart(text[at])) --at;
+  }
+  return at;
+}
+
+// The byte `count` characters after `from`, but not past `limit`.
+size_t CharactersForward(std::string_view text, size_t from, size_t limit, size_t count) {
+  size_t at = from;
+  for (; count > 0 && at < limit; --count) {
+    ++at;
+    while (at < limit && !IsCharacterStart(text[at])) ++at;
+  }
+  return at;
+}
+
 }  // namespace
 
 std::string_view SqlStateCode(SqlState state) {
@@ -95,26 +120,43 @@ std::string FormatError(const SqlError& error, std::string_view sql, std::string
   const SourcePos pos = error.pos();
   if (!pos.valid() || pos.offset > sql.size()) return out;
   auto [line_begin, line_end] = LineAround(sql, pos.offset);
-  std::string_view line = sql.substr(line_begin, line_end - line_begin);
+  size_t caret_at = std::min(static_cast<size_t>(pos.offset), line_end);
+  // A long line (a whole script or a 10 MB INSERT on one line) is cut to a
+  // window of kMaxErrorContext characters around the position, each cut
+  // marked "...", rather than printed whole.
+  size_t shown_begin = line_begin;
+  size_t shown_end = line_end;
+  if (CharactersForward(sql, line_begin, line_end, kMaxErrorContext) < line_end) {
+    shown_begin = CharactersBack(sql, caret_at, line_begin, kErrorContextBefore);
+    shown_end = CharactersForward(sql, shown_begin, line_end, kMaxErrorContext);
+    // Near the line's end: the window ends there and starts earlier instead.
+    if (shown_end == line_end) {
+      shown_begin = CharactersBack(sql, line_end, line_begin, kMaxErrorContext);
+    }
+  }
+  constexpr std::string_view kCut = "...";
+  std::string_view line = sql.substr(shown_begin, shown_end - shown_begin);
   std::string prefix = source_name.empty()
                            ? fmt::format("LINE {}:{}: ", pos.line, pos.column)
                            : fmt::format("LINE {}:{}:{}: ", source_name, pos.line, pos.column);
   out += prefix;
+  if (shown_begin > line_begin) out += kCut;
   out += line;
+  if (shown_end < line_end) out += kCut;
   out += '\n';
-  // The caret line: a space under each code point of the prefix, then the
-  // line's own characters up to the column, tabs kept and every other code
-  // point as one space.
+  // The caret line: a space under each code point of the prefix (and of a
+  // leading "..."), then the line's own characters up to the column, tabs
+  // kept and every other code point as one space.
   std::string caret;
   for (char ch : prefix) {
-    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) caret += ' ';
+    if (IsCharacterStart(ch)) caret += ' ';
   }
-  size_t caret_end = std::min(static_cast<size_t>(pos.offset), line_end);
-  for (size_t idx = line_begin; idx < caret_end; ++idx) {
+  if (shown_begin > line_begin) caret.append(kCut.size(), ' ');
+  for (size_t idx = shown_begin; idx < caret_at; ++idx) {
     unsigned char byte = static_cast<unsigned char>(sql[idx]);
     if (byte == '\t') {
       caret += '\t';
-    } else if ((byte & 0xC0) != 0x80) {  // not a UTF-8 continuation byte
+    } else if (IsCharacterStart(static_cast<char>(byte))) {
       caret += ' ';
     }
   }

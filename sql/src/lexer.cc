@@ -167,7 +167,7 @@ class Lexer {
     }
     if (IsIdentifierPart(Peek()) || Peek() == '.') {
       Fail(token.pos, fmt::format("trailing junk after numeric literal at or near \"{}\"",
-                                  sql_.substr(begin, pos_.offset - begin + 1)));
+                                  QuotedTokenText(sql_.substr(begin, pos_.offset - begin + 1))));
     }
     token.text = std::string(sql_.substr(begin, pos_.offset - begin));
   }

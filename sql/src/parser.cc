@@ -4,6 +4,7 @@
 
 #include "parser_internal.h"
 #include "solo/sql/lexer.h"
+#include "utf8.h"
 
 namespace solo::sql {
 namespace internal {
@@ -62,9 +63,10 @@ Identifier Parser::ExpectIdentifier(std::string_view what) {
 }
 
 void Parser::SyntaxError(const Token& token, std::string_view expected) const {
-  std::string message = token.kind == TokenKind::kEnd
-                            ? std::string("syntax error at end of input")
-                            : fmt::format("syntax error at or near \"{}\"", token.source);
+  std::string message =
+      token.kind == TokenKind::kEnd
+          ? std::string("syntax error at end of input")
+          : fmt::format("syntax error at or near \"{}\"", QuotedTokenText(token.source));
   if (!expected.empty()) message += fmt::format(": expected {}", expected);
   Fail(SqlState::kSyntaxError, std::move(message), token.pos);
 }

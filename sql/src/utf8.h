@@ -42,6 +42,18 @@ inline size_t Utf8PrefixBytes(std::string_view text, size_t characters) {
   return at < text.size() ? at : text.size();
 }
 
+// The most characters of a token that an error message quotes ("syntax
+// error at or near ..."): a 10 MB literal is not repeated whole.
+inline constexpr size_t kMaxQuotedToken = 60;
+
+// `text` for an error message: all of it if it has at most kMaxQuotedToken
+// characters, else its first kMaxQuotedToken and "...". Any thread.
+inline std::string QuotedTokenText(std::string_view text) {
+  size_t bytes = Utf8PrefixBytes(text, kMaxQuotedToken);
+  if (bytes == text.size()) return std::string(text);
+  return std::string(text.substr(0, bytes)) + "...";
+}
+
 // PostgreSQL's message for the invalid sequence at `offset` of text (as
 // found by FindInvalidUtf8): invalid byte sequence for encoding "UTF8": 0xc3 0x28
 std::string InvalidUtf8Message(std::string_view text, size_t offset);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "solo/sql/error.h"
+#include "solo/sql/parser.h"
 
 namespace solo::sql {
 namespace {
@@ -80,6 +81,63 @@ TEST_CASE("error: FormatError at the end of the text and without position", "[er
   CHECK(FormatError(no_pos, "INSERT ...") == "ERROR 23505: duplicate key\n");
   SqlError outside(SqlState::kSyntaxError, "x", {1, 50, 50});
   CHECK(FormatError(outside, "short") == "ERROR 42601: x\n");
+}
+
+// Regression (s40 item 3): a long line was printed whole (a 10 MB statement
+// on one line printed 10 MB); it is cut to kMaxErrorContext characters
+// around the column, "..." at each cut, the caret still under the column.
+TEST_CASE("error: FormatError cuts a long line around the column", "[error]") {
+  static_assert(kMaxErrorContext == 120 && kErrorContextBefore == 80);
+  // In the middle: 80 characters before the column, 120 in all.
+  std::string sql = std::string(300, 'a') + "BAD" + std::string(300, 'b');
+  SqlError middle(SqlState::kSyntaxError, "x", {1, 301, 300});
+  CHECK(FormatError(middle, sql) ==
+        "ERROR 42601: x\n"
+        "LINE 1:301: ..." +
+            std::string(80, 'a') + "BAD" + std::string(37, 'b') + "...\n" +
+            std::string(12 + 3 + 80, ' ') + "^\n");
+  // Near the start: no cut before it.
+  SqlError start(SqlState::kSyntaxError, "x", {1, 6, 5});
+  CHECK(FormatError(start, sql) ==
+        "ERROR 42601: x\n"
+        "LINE 1:6: " +
+            std::string(120, 'a') + "...\n" + std::string(10 + 5, ' ') + "^\n");
+  // At the end of the text: its last 120 characters, the caret after them.
+  SqlError at_end(SqlState::kSyntaxError, "x", {1, 604, 603});
+  CHECK(FormatError(at_end, sql) ==
+        "ERROR 42601: x\n"
+        "LINE 1:604: ..." +
+            std::string(120, 'b') + "\n" + std::string(12 + 3 + 120, ' ') + "^\n");
+  // Exactly 120 characters: whole.
+  SqlError whole(SqlState::kSyntaxError, "x", {1, 101, 100});
+  CHECK(FormatError(whole, std::string(120, 'c')) ==
+        "ERROR 42601: x\n"
+        "LINE 1:101: " +
+            std::string(120, 'c') + "\n" + std::string(12 + 100, ' ') + "^\n");
+  // Characters, not bytes: 200 two-byte characters, the column at the 152nd;
+  // no character is cut in two. Other lines are not shown.
+  std::string e_acute = "\xC3\xA9";
+  std::string wide;
+  for (int idx = 0; idx < 200; ++idx) wide += e_acute;
+  std::string shown;
+  for (int idx = 0; idx < 120; ++idx) shown += e_acute;
+  SqlError utf8(SqlState::kSyntaxError, "x", {2, 152, 4 + 300});
+  CHECK(FormatError(utf8, "a;\n " + wide + "\nb") ==
+        "ERROR 42601: x\n"
+        "LINE 2:152: ..." +
+            shown + "...\n" + std::string(12 + 3 + 80, ' ') + "^\n");
+}
+
+TEST_CASE("error: a 10 MB statement's syntax error prints a few hundred bytes", "[error]") {
+  // The near token is cut too (kMaxQuotedToken): a 10 MB literal.
+  std::string sql = "SELECT 1 '" + std::string(10'000'000, 'a') + "'";
+  Result<ParsedStatement> parsed = ParseStatement(sql);
+  REQUIRE(!parsed.ok());
+  CHECK(parsed.error().message() == "syntax error at or near \"'" + std::string(59, 'a') +
+                                        "...\": expected ';' or end of input");
+  std::string text = FormatError(parsed.error(), sql);
+  CHECK(text.size() < 400);
+  CHECK(text.find("LINE 1:10: SELECT 1 '" + std::string(110, 'a') + "...\n") != std::string::npos);
 }
 
 }  // namespace

@@ -270,6 +270,22 @@ check "parameter in DEFAULT" 'ERROR 42P02: there is no parameter $1
 LINE 1:32: CREATE TABLE t (a INT DEFAULT (?))
                                           ^' "$err"
 
+# Regression (s40 item 3): an error in a 10 MB statement on one line printed
+# the whole line; it is cut to 120 characters around the column ("..." at
+# the cut), the caret still under the column. The near token is cut too.
+big=/tmp/solo_shell_big.$$
+a113=$(head -c 113 /dev/zero | tr '\0' a)
+{ printf "SELECT '"; head -c 10000000 /dev/zero | tr '\0' a; printf "' FROM;\n"; } > "$big"
+err=$("$SOLO" < "$big" 2>&1 >/dev/null); rc=$?
+check "10 MB statement: status" "1" "$rc"
+check "10 MB statement: error" "ERROR 42601: syntax error at end of input: expected a table name
+LINE 1:10000015: ...$a113' FROM;
+$(printf '%139s^' '')" "$err"
+{ printf "SELECT 1 '"; head -c 10000000 /dev/zero | tr '\0' a; printf "';\n"; } > "$big"
+err=$("$SOLO" < "$big" 2>&1 >/dev/null)
+rm -f "$big"
+[ ${#err} -lt 500 ] || check "10 MB token: error bytes" "< 500" "${#err}"
+
 # Regression (probe item 7): LINE n:c counted from the failing statement's
 # start (after the previous ';'), not from the start of the input.
 err=$(printf 'select 1;\nselect 2;\n.mode list\nselect nosuchcol;\n' | "$SOLO" 2>&1 >/dev/null)

@@ -2,6 +2,7 @@
 // or a crash. See sql/README.md, "Errors".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,6 +97,11 @@ class SqlError {
   SourcePos pos_;
 };
 
+// The most characters of the error's line that FormatError shows, and of
+// those at most kErrorContextBefore before the error's column.
+inline constexpr size_t kMaxErrorContext = 120;
+inline constexpr size_t kErrorContextBefore = 80;
+
 // Renders error for a person, given the SQL text it was found in:
 //
 //   ERROR 42601: syntax error at or near "SELEC"
@@ -103,7 +109,9 @@ class SqlError {
 //             ^
 //
 // The caret sits under the error's column (tabs in the line are kept so that
-// it lines up). Without a valid position, or when the position is outside sql,
+// it lines up). A line longer than kMaxErrorContext characters is cut to that
+// many around the column, with "..." where it was cut (the caret still under
+// the column). Without a valid position, or when the position is outside sql,
 // only the first line is printed. The result ends with a newline. A
 // source_name (e.g. the file the SQL was read from) goes before the line
 // number: "LINE setup.sql:4:3: ...".
