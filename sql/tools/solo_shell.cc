@@ -28,6 +28,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -38,6 +39,7 @@
 #include "solo/database.h"
 #include "solo/sql/ast_printer.h"
 #include "solo/sql/error.h"
+#include "solo/sql/lexer.h"
 #include "solo/sql/parser.h"
 #include "solo/sql/session.h"
 #include "terminal_input.h"
@@ -54,7 +56,7 @@ constexpr const char* kHelp =
     "                      insert the rows of a CSV file into TABLE, all or none (an\n"
     "                      empty field is NULL, \"\" an empty string, as .mode csv writes\n"
     "                      them); --skip N ignores the first N lines (--skip 1: the header\n"
-    "                      .mode csv writes)\n"
+    "                      .mode csv writes); TABLE is read as in SQL (\"My Table\")\n"
     ".mode table|csv|list  output format\n"
     ".output [FILE]        send output to FILE (no FILE: standard output)\n"
     ".stats                rows per table, state bytes, RSS, live snapshots, owner utilization\n"
@@ -461,12 +463,44 @@ void Shell::Print(const solo::sql::ResultSet& rows) {
   out() << fmt::format("({} row{})\n", rows.row_count(), rows.row_count() == 1 ? "" : "s");
 }
 
+// The words of a dot command: runs of characters between spaces, where a
+// part in double quotes may hold spaces ("My Table"; "" inside is a quote,
+// as in SQL). The quotes are kept: .import reads its TABLE as a SQL name.
 std::vector<std::string> Words(const std::string& line) {
   std::vector<std::string> words;
-  std::istringstream stream(line);
   std::string word;
-  while (stream >> word) words.push_back(word);
+  bool in_word = false;
+  bool quoted = false;
+  for (char ch : line) {
+    bool space = ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\f' || ch == '\v';
+    if (space && !quoted) {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    if (ch == '"') quoted = !quoted;  // "" closes and reopens: a quote inside
+    word += ch;
+    in_word = true;
+  }
+  if (in_word) words.push_back(std::move(word));
   return words;
+}
+
+// The table that `word` names when read as a SQL name, as a statement would
+// read it: an unquoted name folded to lower case, a "quoted" one as
+// written. Anything else (two tokens, a reserved keyword, t;DROP..., a
+// comment) is no name: nullopt.
+std::optional<std::string> TableName(const std::string& word) {
+  using solo::sql::TokenKind;
+  solo::sql::Result<std::vector<solo::sql::Token>> tokens = solo::sql::Tokenize(word);
+  if (!tokens.ok() || tokens->size() != 2) return std::nullopt;  // the name, then the end
+  const solo::sql::Token& token = tokens.value()[0];
+  bool name = token.kind == TokenKind::kIdentifier || token.kind == TokenKind::kQuotedIdentifier ||
+              (token.kind == TokenKind::kKeyword && !solo::sql::IsReservedKeyword(token.keyword));
+  // The whole word: y-- would read as y and a comment.
+  if (!name || token.source.size() != word.size()) return std::nullopt;
+  return token.text;
 }
 
 // Parses a count of decimal digits only (no sign, no spaces) into *out.
@@ -539,7 +573,15 @@ bool Shell::DotCommand(const std::string& line) {
         return false;
       }
     }
-    return Import(words[words.size() - 2], words[words.size() - 1], skip_lines);
+    std::optional<std::string> table = TableName(words[words.size() - 1]);
+    if (!table) {
+      std::cerr << fmt::format(
+          ".import: {} is not a table name (one name, in double quotes if it needs them: "
+          "\"My Table\")\n",
+          words[words.size() - 1]);
+      return false;
+    }
+    return Import(words[words.size() - 2], *table, skip_lines);
   } else if (command == ".stats") {
     Stats();
   } else {
@@ -663,6 +705,17 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
   }
   std::ifstream file;
   if (!OpenInputFile(path, &file)) return false;
+  // The name goes into the SQL below quoted, whatever it holds.
+  const std::string sql_table = solo::sql::QuoteIdentifier(table);
+  // Every record must have one field per column of the table. A missing
+  // table is the command's error, not the file's.
+  solo::sql::ResultSet columns;
+  solo::sql::SqlStatus status = session_.Exec("SELECT * FROM " + sql_table + " LIMIT 0", &columns);
+  if (!status.ok()) {
+    std::cerr << fmt::format("ERROR {}: {}\n", status.error().code(), status.error().message());
+    return false;
+  }
+  size_t width = columns.column_count();
   // All or nothing: the rows go in in one transaction, rolled back at the
   // first bad record or failed INSERT.
   auto fail = [&](uint64_t line, const std::string& error) -> bool {
@@ -675,15 +728,9 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
   auto plain = [](const solo::sql::SqlError& error) {
     return fmt::format("ERROR {}: {}\n", error.code(), error.message());
   };
-  solo::sql::SqlStatus status = session_.Exec("BEGIN");
+  status = session_.Exec("BEGIN");
   if (!status.ok()) return fail(0, plain(status.error()));
-  // Every record must have one field per column of the table.
-  std::string probe = "SELECT * FROM " + table + " LIMIT 0";
-  solo::sql::ResultSet columns;
-  status = session_.Exec(probe, &columns);
-  if (!status.ok()) return fail(0, plain(status.error()));
-  size_t width = columns.column_count();
-  std::string sql = "INSERT INTO " + table + " VALUES (";
+  std::string sql = "INSERT INTO " + sql_table + " VALUES (";
   for (size_t col = 0; col < width; ++col) sql += col ? ", ?" : "?";
   sql += ")";
 
@@ -698,7 +745,7 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
       return fail(reader.record_line(),
                   fmt::format("ERROR {}: the record has {} field{}, table {} has {} column{}\n",
                               kBadCopyFileFormat, fields.size(), fields.size() == 1 ? "" : "s",
-                              table, width, width == 1 ? "" : "s"));
+                              sql_table, width, width == 1 ? "" : "s"));
     }
     params.clear();
     for (const CsvReader::Field& field : fields) {

@@ -186,6 +186,26 @@ check "import error line after a line break in a field" "$imp/dup.csv:3: ERROR 2
 err=$(printf '%s\n' "BEGIN;" ".import $imp/good.csv t" | "$SOLO" 2>&1); rc=$?
 check "import in a transaction: status" "1" "$rc"
 check "import in a transaction" ".import runs in a transaction of its own: COMMIT or ROLLBACK first" "$err"
+# Regression (s40 item 4): .import pasted TABLE into its SQL unquoted: a
+# name that needs quotes could not be imported into, and text such as
+# x;DROP/**/TABLE/**/y or y-- went into the statements. TABLE is now one
+# SQL name, quoted in the SQL it writes; anything else is refused.
+printf '1,a\n' > "$imp/one.csv"
+out=$(printf '%s\n' 'CREATE TABLE "My T" (k INT PRIMARY KEY, v TEXT);' \
+  'CREATE TABLE "we""ird" (k INT PRIMARY KEY, v TEXT);' 'CREATE TABLE Plain (k INT, v TEXT);' \
+  ".import $imp/one.csv \"My T\"" ".import $imp/one.csv \"we\"\"ird\"" ".import $imp/one.csv PLAIN" \
+  'SELECT (SELECT count(*) FROM "My T") + (SELECT count(*) FROM "we""ird") + (SELECT count(*) FROM plain);' |
+  "$SOLO" 2>&1)
+check "import into quoted names" "3" "$out"
+for bad in 'y;DROP/**/TABLE/**/y' 'y--' 'y(k)' 'select' '"unterminated' 'a.b'; do
+  out=$(printf '%s\n' 'CREATE TABLE y (k INT, v TEXT);' ".import $imp/one.csv $bad" | "$SOLO" 2>&1); rc=$?
+  check "import into $bad: status" "1" "$rc"
+  check "import into $bad" ".import: $bad is not a table name (one name, in double quotes if it needs them: \"My Table\")" "$out"
+done
+out=$(printf '%s\n' 'CREATE TABLE y (k INT, v TEXT);' ".import $imp/one.csv nosuch" | "$SOLO" 2>&1); rc=$?
+check "import into a missing table: status" "1" "$rc"
+check "import into a missing table" 'ERROR 42P01: relation "nosuch" does not exist' "$out"
+
 rm -rf "$imp"
 
 # .stats: rows per table, state bytes, RSS, live snapshots (none is held
