@@ -70,23 +70,6 @@ using solo::shell::TerminalInput;
 // The SQLSTATE of a malformed .import file (PostgreSQL's bad_copy_file_format).
 constexpr const char* kBadCopyFileFormat = "22P04";
 
-// Opens path for reading into *file. False, with a message naming path, when
-// it cannot be opened or is a directory (which opens, and then reads as an
-// empty file).
-bool OpenInputFile(const std::string& path, std::ifstream* file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    std::cerr << "cannot read " << path << ": it is a directory\n";
-    return false;
-  }
-  file->open(path);
-  if (!*file) {
-    std::cerr << "cannot open " << path << ": " << std::strerror(errno) << "\n";
-    return false;
-  }
-  return true;
-}
-
 // How deep .read may nest (a file that reads itself would otherwise recurse
 // until the stack overflows); sqlite3's shell stops at the same depth.
 constexpr int kMaxReadDepth = 25;
@@ -231,6 +214,14 @@ class Shell {
   // disk, /dev/full, a closed pipe), so that the statement or script fails
   // rather than leaving a short file behind and exiting 0.
   bool OutputOk();
+  // Opens path for reading into *file. False, with a message naming path,
+  // when it cannot be opened or is a directory (which opens, and then reads
+  // as an empty file).
+  bool OpenInputFile(const std::string& path, std::ifstream* file);
+  // Standard error, for an error message of a dot command: in a file (-f,
+  // .read) the message starts with the file's name and the command's line,
+  // as a statement's error does ("setup.sql:7: ").
+  std::ostream& CommandError();
   // Closes the .output file, checking its last writes.
   bool CloseOutputFile();
   void ReportOutputFailure(const std::string& where);
@@ -255,6 +246,7 @@ class Shell {
   bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
   bool quit_ = false;            // .quit or .exit: every input loop stops
   std::string source_name_;      // the file being .read (empty: stdin, -c, the terminal)
+  uint32_t command_line_ = 0;    // the input line of the dot command running
 };
 
 // Renders error, found in piece.text, with the line and column it has in the
@@ -287,6 +279,25 @@ std::string FormatInputError(const solo::sql::SqlError& error,
                                 piece.context, source_name);
 }
 
+bool Shell::OpenInputFile(const std::string& path, std::ifstream* file) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    CommandError() << "cannot read " << path << ": it is a directory\n";
+    return false;
+  }
+  file->open(path);
+  if (!*file) {
+    CommandError() << "cannot open " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::ostream& Shell::CommandError() {
+  if (!source_name_.empty()) std::cerr << source_name_ << ":" << command_line_ << ": ";
+  return std::cerr;
+}
+
 bool Shell::RunScript(std::istream& input) {
   // Dot commands are whole lines between statements; everything else is SQL.
   // Statements run as soon as their ';' is read.
@@ -300,9 +311,12 @@ bool Shell::RunScript(std::istream& input) {
     return true;
   };
   std::string line;
+  uint32_t line_number = 0;
   while (std::getline(input, line)) {
+    ++line_number;
     if (splitter.idle() && !line.empty() && line[0] == '.') {
       splitter.SkipLine();
+      command_line_ = line_number;
       if (!DotCommand(line) && (!interactive_ || read_limit_hit_)) return false;
       if (quit_) return true;
       continue;
@@ -319,8 +333,10 @@ bool Shell::RunFile(const std::string& path) {
   if (!OpenInputFile(path, &file)) return false;
   ++read_depth_;
   std::string outer_source = std::exchange(source_name_, path);
+  uint32_t outer_line = command_line_;
   bool ok = RunScript(file);
   source_name_ = std::move(outer_source);
+  command_line_ = outer_line;
   --read_depth_;
   return ok;
 }
@@ -538,8 +554,9 @@ bool Shell::DotCommand(const std::string& line) {
     timer_ = words[1] == "on";
   } else if (command == ".read" && words.size() == 2) {
     if (read_depth_ >= kMaxReadDepth) {
-      std::cerr << fmt::format("{}: input nesting limit ({}) reached (does a file .read itself?)\n",
-                               line, kMaxReadDepth);
+      CommandError() << fmt::format(
+          "{}: input nesting limit ({}) reached (does a file .read itself?)\n", line,
+          kMaxReadDepth);
       read_limit_hit_ = true;
       return false;
     }
@@ -549,7 +566,7 @@ bool Shell::DotCommand(const std::string& line) {
     else if (words[1] == "csv") mode_ = Mode::kCsv;
     else if (words[1] == "list") mode_ = Mode::kList;
     else {
-      std::cerr << "unknown mode " << words[1] << "\n";
+      CommandError() << "unknown mode " << words[1] << "\n";
       return false;
     }
   } else if (command == ".output") {
@@ -558,7 +575,7 @@ bool Shell::DotCommand(const std::string& line) {
       file_out_.open(words[1]);
       if (!file_out_) {
         file_out_.clear();
-        std::cerr << "cannot write " << words[1] << "\n";
+        CommandError() << "cannot write " << words[1] << "\n";
         return false;
       }
       output_name_ = words[1];
@@ -569,13 +586,14 @@ bool Shell::DotCommand(const std::string& line) {
     uint64_t skip_lines = 0;
     if (words.size() == 5) {
       if (words[1] != "--skip" || !ParseCount(words[2], &skip_lines)) {
-        std::cerr << "usage: .import [--skip N] FILE TABLE (N: lines to ignore, e.g. a header)\n";
+        CommandError()
+            << "usage: .import [--skip N] FILE TABLE (N: lines to ignore, e.g. a header)\n";
         return false;
       }
     }
     std::optional<std::string> table = TableName(words[words.size() - 1]);
     if (!table) {
-      std::cerr << fmt::format(
+      CommandError() << fmt::format(
           ".import: {} is not a table name (one name, in double quotes if it needs them: "
           "\"My Table\")\n",
           words[words.size() - 1]);
@@ -585,7 +603,7 @@ bool Shell::DotCommand(const std::string& line) {
   } else if (command == ".stats") {
     Stats();
   } else {
-    std::cerr << "unknown command or wrong arguments: " << line << " (see .help)\n";
+    CommandError() << "unknown command or wrong arguments: " << line << " (see .help)\n";
     return false;
   }
   return true;
@@ -700,7 +718,7 @@ void Shell::Stats() {
 
 bool Shell::Import(const std::string& path, const std::string& table, uint64_t skip_lines) {
   if (session_.in_transaction()) {
-    std::cerr << ".import runs in a transaction of its own: COMMIT or ROLLBACK first\n";
+    CommandError() << ".import runs in a transaction of its own: COMMIT or ROLLBACK first\n";
     return false;
   }
   std::ifstream file;
@@ -712,16 +730,17 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
   solo::sql::ResultSet columns;
   solo::sql::SqlStatus status = session_.Exec("SELECT * FROM " + sql_table + " LIMIT 0", &columns);
   if (!status.ok()) {
-    std::cerr << fmt::format("ERROR {}: {}\n", status.error().code(), status.error().message());
+    CommandError() << fmt::format("ERROR {}: {}\n", status.error().code(),
+                                  status.error().message());
     return false;
   }
   size_t width = columns.column_count();
   // All or nothing: the rows go in in one transaction, rolled back at the
   // first bad record or failed INSERT.
   auto fail = [&](uint64_t line, const std::string& error) -> bool {
-    std::cerr << path << (line > 0 ? fmt::format(":{}", line) : "") << ": " << error;
+    CommandError() << path << (line > 0 ? fmt::format(":{}", line) : "") << ": " << error;
     session_.Exec("ROLLBACK");
-    std::cerr << ".import " << path << ": nothing imported\n";
+    CommandError() << ".import " << path << ": nothing imported\n";
     return false;
   };
   // Errors of the statements the import writes itself show no position in them.

@@ -233,7 +233,7 @@ mkdir -p "$tmp"
 echo ".read $tmp/self.sql" > "$tmp/self.sql"
 err=$("$SOLO" < "$tmp/self.sql" 2>&1 >/dev/null); rc=$?
 check ".read nesting limit: status" "1" "$rc"
-check ".read nesting limit: error" ".read $tmp/self.sql: input nesting limit (25) reached (does a file .read itself?)" "$err"
+check ".read nesting limit: error" "$tmp/self.sql:1: .read $tmp/self.sql: input nesting limit (25) reached (does a file .read itself?)" "$err"
 # A .read inside a .read works, and errors give the line in the file read.
 printf 'select 1;\n\nselect 2; select\n  nosuchcol;\n' > "$tmp/inner.sql"
 echo ".read $tmp/inner.sql" > "$tmp/outer.sql"
@@ -282,6 +282,28 @@ check ".read: error without a position names the file and line" "$tmp/dup.sql:4:
 # Not in a file (standard input, -c): no name, as before.
 err=$("$SOLO" -c "create table d (k int primary key); insert into d values (1), (1)" 2>&1)
 check "-c: error without a position" "$dup_error" "$err"
+
+# Regression (s40 item 5): a dot command's error in a file had no file:line
+# prefix, unlike a statement's: it has now (-f, .read, nested .read, an
+# .import's error), and still none on standard input.
+printf 'select 1;\n\n.mode bogus\nselect 2;\n' > "$tmp/dot.sql"
+out=$("$SOLO" -f "$tmp/dot.sql" 2>"$tmp/err"); rc=$?
+check "-f: dot command error: output and status" "1 1" "$out $rc"
+check "-f: dot command error names the file and line" "$tmp/dot.sql:3: unknown mode bogus" \
+  "$(cat "$tmp/err")"
+printf -- '-- the second line reads a missing file\n.read %s\n' "$tmp/none.sql" > "$tmp/inner2.sql"
+printf 'select 1;\n.read %s\n' "$tmp/inner2.sql" > "$tmp/outer2.sql"
+err=$(echo ".read $tmp/outer2.sql" | "$SOLO" 2>&1 >/dev/null)
+check ".read in a .read: error names the innermost file and line" \
+  "$tmp/inner2.sql:2: cannot open $tmp/none.sql: No such file or directory" "$err"
+printf '1,a\n1,b\n' > "$tmp/dup.csv"
+printf 'create table i (k int primary key, v text);\n.import %s i\n' "$tmp/dup.csv" > "$tmp/imp.sql"
+err=$("$SOLO" -f "$tmp/imp.sql" 2>&1)
+check ".import in a file: its errors name the file and line" "$tmp/imp.sql:2: $tmp/dup.csv:2: ERROR 23505
+$tmp/imp.sql:2: .import $tmp/dup.csv: nothing imported" \
+  "$(echo "$err" | sed 's/^\(.*ERROR 23505\).*/\1/')"
+err=$(printf 'select 1;\n.mode bogus\n' | "$SOLO" 2>&1 >/dev/null)
+check "stdin: dot command error without a prefix" "unknown mode bogus" "$err"
 
 # Regression (probe s35 item 8): a parameter in a DEFAULT gave "the
 # statement needs 1 parameters, 0 given" without a position.
