@@ -85,6 +85,11 @@ TerminalInput::TerminalInput() {
 #ifdef SOLO_HAVE_READLINE
   rl_catch_signals = 0;  // SIGINT is ours; readline is told in Read
 #endif
+  // For shell_interrupt_test only: a pause after each line, so that a
+  // Ctrl-C can be sent between Enter and the statement's start.
+  if (const char* delay = std::getenv("SOLO_SHELL_TEST_LINE_DELAY_MS")) {
+    line_delay_ms_ = static_cast<unsigned>(std::strtoul(delay, nullptr, 10));
+  }
   SetInterruptHandler(OnRunningInterrupt);
 }
 
@@ -100,7 +105,17 @@ TerminalInput::Event TerminalInput::ReadLine(const char* prompt, std::string* li
   DrainPipe();
   SetInterruptHandler(OnPromptInterrupt);
   Event event = Read(prompt, line);
+  if (event == Event::kLine && line_delay_ms_ > 0) usleep(line_delay_ms_ * 1000);
   SetInterruptHandler(OnRunningInterrupt);
+  // A Ctrl-C after Enter but before the handler above was in place went to
+  // the pipe, where the next prompt would have dropped it, and the
+  // statement ran as if no key had been pressed. Nothing has started yet:
+  // the line is dropped as one interrupted before Enter.
+  if (event == Event::kLine && DrainPipe()) {
+    std::fputs("^C\n", stdout);
+    std::fflush(stdout);
+    return Event::kInterrupt;
+  }
   return event;
 }
 

@@ -2,7 +2,9 @@
 // readline (editing, history) when solo is built with it, and Ctrl-C.
 //
 // Ctrl-C (SIGINT) while ReadLine waits for input ends it with kInterrupt,
-// the line typed so far discarded, as psql's and sqlite3's prompts do.
+// the line typed so far discarded, as psql's and sqlite3's prompts do; so
+// does one that comes after the line's Enter but before ReadLine returns
+// it (nothing has run yet).
 // Between ReadLine calls (a statement or dot command runs) Ctrl-C cannot
 // cancel anything: the first one prints a note on stderr, a second one ends
 // the process by SIGINT's default action. (Every commit that has returned is
@@ -42,6 +44,7 @@ class TerminalInput {
   Event Read(const char* prompt, std::string* line);
 
   std::string pending_;  // without readline: bytes read after the last line returned
+  unsigned line_delay_ms_ = 0;  // SOLO_SHELL_TEST_LINE_DELAY_MS (tests only)
 };
 
 }  // namespace solo::shell

@@ -9,6 +9,9 @@ Ctrl-C again at the empty prompt, a whole statement, .quit. The shell must
 survive both Ctrl-Cs, drop what was typed before them (else the statement
 after them is a syntax error), run the statement and exit 0.
 
+Between Enter and the statement's start (a test pause widens that moment):
+Ctrl-C drops the statement, as at the prompt.
+
 While a statement runs (on a durable database): the first Ctrl-C prints a
 note and the statement goes on, the second ends solo by SIGINT, and the rows
 committed before are still there when the directory is opened again.
@@ -30,8 +33,8 @@ TIMEOUT_S = 30
 
 
 class Terminal:
-    def __init__(self, argv):
-        env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null")
+    def __init__(self, argv, extra_env=None):
+        env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null", **(extra_env or {}))
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.execve(argv[0], argv, env)
@@ -111,6 +114,32 @@ def interrupt_at_prompt(solo):
         fail("an error: what was typed before Ctrl-C was run", term.output)
 
 
+def interrupt_after_enter(solo):
+    """Regression (s40): a Ctrl-C after Enter but before the statement started
+    went to the prompt's handler, was dropped at the next prompt, and the
+    statement ran. Now the line is dropped, as at the prompt. The shell
+    pauses 1 s after each line here (SOLO_SHELL_TEST_LINE_DELAY_MS), so that
+    the Ctrl-C surely falls between Enter and the statement's start."""
+    term = Terminal([solo], {"SOLO_SHELL_TEST_LINE_DELAY_MS": "1000"})
+    term.expect(b"solo> ", "first prompt")
+    term.send("SELECT 'not' || ' run' AS dropped;\n")
+    term.expect(b"AS dropped;\r\n", "echo of the statement")
+    time.sleep(0.2)  # inside the pause
+    term.send("\x03")
+    term.expect(b"solo> ", "prompt after Ctrl-C between Enter and the statement")
+    term.send("SELECT 'ran' AS kept;\n")
+    term.expect(b"(1 row)", "the statement after it")
+    term.send(".quit\n")
+    status = term.wait_exit()
+    text = term.output.decode(errors="replace")
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail(f"exit status {status}, not a normal exit with 0", term.output)
+    if "not run" in text:
+        fail("the statement interrupted before it started ran", term.output)
+    if not re.search(r"\|\s*ran\s*\|", text) or "cannot be cancelled" in text:
+        fail("the statement after it did not run, or a note was printed", term.output)
+
+
 def interrupt_while_running(solo, db_dir):
     term = Terminal([solo, db_dir])
     term.expect(b"solo> ", "first prompt")
@@ -137,6 +166,7 @@ def interrupt_while_running(solo, db_dir):
 def main():
     solo = sys.argv[1]
     interrupt_at_prompt(solo)
+    interrupt_after_enter(solo)
     db_dir = tempfile.mkdtemp(prefix="solo_shell_interrupt.")
     try:
         interrupt_while_running(solo, os.path.join(db_dir, "db"))
