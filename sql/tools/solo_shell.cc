@@ -231,7 +231,9 @@ class Shell {
   // count is not table's column count, or failed INSERT, reported with the
   // file's line number; also inside an explicit transaction.
   bool Import(const std::string& path, const std::string& table, uint64_t skip_lines);
-  void Schema(const std::string& table);
+  // Prints the CREATE statements of every table, or of `table` only; false
+  // if there is no such table.
+  bool Schema(const std::string& table);
   void Stats();
 
   solo::Database& db_;
@@ -548,8 +550,24 @@ bool Shell::DotCommand(const std::string& line) {
       }
       return solo::Status::OK();
     });
-  } else if (command == ".schema") {
-    Schema(words.size() > 1 ? words[1] : "");
+  } else if (command == ".schema" && words.size() <= 2) {
+    std::string only;
+    if (words.size() == 2) {
+      // The name as SQL reads it: Item is item, "Order" is Order.
+      std::optional<std::string> table = TableName(words[1]);
+      if (!table) {
+        CommandError() << fmt::format(
+            ".schema: {} is not a table name (one name, in double quotes if it needs them: "
+            "\"My Table\")\n",
+            words[1]);
+        return false;
+      }
+      only = *table;
+    }
+    if (!Schema(only)) {
+      CommandError() << fmt::format("ERROR 42P01: relation \"{}\" does not exist\n", only);
+      return false;
+    }
   } else if (command == ".timer" && words.size() == 2) {
     timer_ = words[1] == "on";
   } else if (command == ".read" && words.size() == 2) {
@@ -647,13 +665,15 @@ std::string DefaultClause(const std::string& expr) {
   return bare ? " DEFAULT " + expr : " DEFAULT (" + expr + ")";
 }
 
-void Shell::Schema(const std::string& only) {
+bool Shell::Schema(const std::string& only) {
   using solo::sql::QuoteIdentifier;
+  bool found_table = false;
   db_.read([&](solo::ReadTxn& txn) {
     const solo::Catalog& catalog = txn.catalog();
     for (const solo::TableInfo* table : catalog.tables()) {
       const auto& schema = table->schema;
       if (schema.name.starts_with("__solo_") || (!only.empty() && schema.name != only)) continue;
+      found_table = true;
       std::map<uint32_t, std::string> defaults = ColumnDefaults(txn, schema.name);
       // Names are quoted where they would not read back as themselves
       // ("Mixed Case", keywords), so that the output recreates the table.
@@ -691,6 +711,7 @@ void Shell::Schema(const std::string& only) {
     }
     return solo::Status::OK();
   });
+  return found_table || only.empty();
 }
 
 void Shell::Stats() {

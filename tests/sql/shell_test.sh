@@ -82,6 +82,23 @@ v,w
 ERROR 23505' "$(echo "$out2" | cut -c1-80 | sed 's/^\(ERROR 23505\).*/\1/')"
 schema2=$(printf '%s\n.schema\n' "$schema1" | "$SOLO" 2>&1)
 check ".schema of the recreated tables" "$schema1" "$schema2"
+# .schema TABLE reads the name as SQL does (Item is item, "Order" keeps its
+# case; it compared the text as typed), and a table that is not there is an
+# error (it printed nothing).
+out=$(printf '%s\n' 'CREATE TABLE item (a INT PRIMARY KEY); CREATE TABLE "Order" (b INT PRIMARY KEY);' \
+  '.schema Item' '.schema "Order"' | "$SOLO" 2>&1)
+check ".schema NAME as SQL reads it" 'CREATE TABLE item (
+  a INTEGER NOT NULL,
+  PRIMARY KEY (a)
+);
+CREATE TABLE "Order" (
+  b INTEGER NOT NULL,
+  PRIMARY KEY (b)
+);' "$out"
+err=$(printf '%s\n' '.schema nosuch' | "$SOLO" 2>&1); rc=$?
+check ".schema of a missing table" '1 ERROR 42P01: relation "nosuch" does not exist' "$rc $err"
+err=$(printf '%s\n' '.schema a;b' | "$SOLO" 2>&1); rc=$?
+check ".schema of a non-name" '1 .schema: a;b is not a table name (one name, in double quotes if it needs them: "My Table")' "$rc $err"
 
 # Table mode shows NULL.
 out=$(printf '%s\n' ".mode table" "SELECT 1 AS a, NULL AS b;" | "$SOLO")
