@@ -23,6 +23,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -737,6 +738,52 @@ void Shell::Stats() {
   out() << fmt::format("owner utilization  {:.1f}%\n", stats.owner_utilization() * 100);
 }
 
+// .import's progress line: "importing FILE: N rows (P%)" on stderr, at most
+// once a second, each over the one before ("\r"); Clear() blanks it (before
+// an error is printed, and at the end).
+class ImportProgress {
+ public:
+  ImportProgress(bool enabled, const std::string& path, std::ifstream* file)
+      : enabled_(enabled), path_(path), file_(file), last_(std::chrono::steady_clock::now()) {
+    if (!enabled_) return;
+    // For shell_test only: another interval, so that a small file shows it.
+    if (const char* ms = std::getenv("SOLO_SHELL_TEST_PROGRESS_MS")) {
+      interval_ = std::chrono::milliseconds(std::strtoul(ms, nullptr, 10));
+    }
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    file_bytes_ = error ? 0 : size;
+  }
+  ~ImportProgress() { Clear(); }
+  void Row(uint64_t rows) {
+    if (!enabled_ || (rows & 4095) != 0 || rows == 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < interval_) return;
+    last_ = now;
+    std::string text = fmt::format("importing {}: {} rows", path_, rows);
+    const std::streamoff at = file_->tellg();
+    if (file_bytes_ > 0 && at >= 0) {
+      text += fmt::format(" ({}%)", static_cast<uint64_t>(at) * 100 / file_bytes_);
+    }
+    width_ = std::max(width_, text.size());
+    std::cerr << "\r" << text << std::flush;
+  }
+  void Clear() {
+    if (width_ == 0) return;
+    std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+    width_ = 0;
+  }
+
+ private:
+  bool enabled_;
+  std::string path_;
+  std::ifstream* file_;
+  uintmax_t file_bytes_ = 0;
+  std::chrono::steady_clock::time_point last_;
+  std::chrono::steady_clock::duration interval_ = std::chrono::seconds(1);
+  size_t width_ = 0;  // of the longest line shown; 0: nothing on the screen
+};
+
 bool Shell::Import(const std::string& path, const std::string& table, uint64_t skip_lines) {
   if (session_.in_transaction()) {
     CommandError() << ".import runs in a transaction of its own: COMMIT or ROLLBACK first\n";
@@ -756,9 +803,13 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
     return false;
   }
   size_t width = columns.column_count();
+  // At the prompt, a line on stderr once a second for a long import (a
+  // million rows take ~20 s), overwritten in place and cleared at the end.
+  ImportProgress progress(interactive_ && isatty(STDERR_FILENO), path, &file);
   // All or nothing: the rows go in in one transaction, rolled back at the
   // first bad record or failed INSERT.
   auto fail = [&](uint64_t line, const std::string& error) -> bool {
+    progress.Clear();
     CommandError() << path << (line > 0 ? fmt::format(":{}", line) : "") << ": " << error;
     session_.Exec("ROLLBACK");
     CommandError() << ".import " << path << ": nothing imported\n";
@@ -781,6 +832,7 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
   std::vector<solo::sql::Value> params;
   uint64_t rows = 0;
   while (reader.Next(&fields)) {
+    progress.Row(rows);
     if (fields.size() != width) {
       return fail(reader.record_line(),
                   fmt::format("ERROR {}: the record has {} field{}, table {} has {} column{}\n",
@@ -802,6 +854,7 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
     return fail(reader.error_line(),
                 fmt::format("ERROR {}: {}\n", kBadCopyFileFormat, reader.error()));
   }
+  progress.Clear();
   status = session_.Exec("COMMIT");
   if (!status.ok()) return fail(0, plain(status.error()));
   if (interactive_) out() << "imported " << rows << " rows\n";

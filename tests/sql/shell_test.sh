@@ -429,5 +429,23 @@ out=$("$SOLO" "$tmp/qdb" -c "select count(*) from q" 2>&1)
 check ".quit on a durable database, then reopened" "1" "$out"
 rm -rf "$tmp"
 
+# At the prompt (a pseudo-terminal, script(1)) a long .import shows a
+# progress line on stderr ("importing FILE: N rows (P%)", overwritten with
+# \r and blanked at the end); SOLO_SHELL_TEST_PROGRESS_MS=0 shows it every
+# 4,096 rows instead of once a second. Piped, nothing is shown.
+tmp=$(mktemp -d)
+seq 1 20000 | sed 's/$/,x/' >"$tmp/rows.csv"
+out=$(printf '%s\n' 'CREATE TABLE p (a INT PRIMARY KEY, b VARCHAR(4));' ".import $tmp/rows.csv p" \
+  'SELECT count(*) FROM p;' '.quit' |
+  SOLO_SHELL_TEST_PROGRESS_MS=0 script -qec "'$SOLO'" /dev/null 2>&1 | tr '\r' '\n')
+check ".import progress at the prompt" "importing $tmp/rows.csv: 4096 rows (" \
+  "$(printf '%s\n' "$out" | grep -a -m1 '^importing' | cut -d'(' -f1)("
+check ".import progress: the count after it" "imported 20000 rows" \
+  "$(printf '%s\n' "$out" | grep -a -m1 '^imported')"
+out=$(printf '%s\n' 'CREATE TABLE p (a INT PRIMARY KEY, b VARCHAR(4));' ".import $tmp/rows.csv p" |
+  SOLO_SHELL_TEST_PROGRESS_MS=0 "$SOLO" 2>&1)
+check ".import without a prompt: no progress" "" "$out"
+rm -rf "$tmp"
+
 [ $fail -eq 0 ] && echo "shell test passed"
 exit $fail
