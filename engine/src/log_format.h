@@ -10,6 +10,13 @@
 //   payload: entries, each  type u8 | body  (LogEntry below)
 //
 // LSNs count logged rounds: 1, 2, 3, ... without gaps across segments.
+//
+// When the writer has started a segment and its first write is synced, the
+// segment that held the log before it gets a continuation frame (LSN 0, one
+// sector, entry kNext) at the first sector boundary after its last frame:
+// the new segment's slot, seq and first LSN. So the segment that holds the
+// newest rounds is named by another file, and recovery refuses its loss
+// (engine/README.md invariant 8).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +26,13 @@ namespace solo::internal {
 
 inline constexpr char kSegmentMagic[8] = {'S', 'O', 'L', 'O', 'W', 'A', 'L', '1'};
 // 2: variable-length integer keys; 3: column patches (kPatch); 4: the
-// database's id in the header. This build writes and reads version 4 only:
-// an older segment carries no id, so nothing could tell whether it belongs
+// database's id in the header; 5: continuation frames (kNext). This build
+// writes version 5 and reads 4 and 5: a version 4 segment is a version 5
+// one without continuation frames (nothing else changed), so a database
+// written before them opens, with the old segments' successors unchecked.
+// An older segment carries no id, so nothing could tell whether it belongs
 // to this database (refused with its version, never misread).
-inline constexpr uint32_t kLogVersion = 4;
+inline constexpr uint32_t kLogVersion = 5;
 inline constexpr uint32_t kOldestReadableLogVersion = 4;
 inline constexpr uint32_t kSegmentHeaderBytes = 64;
 inline constexpr uint32_t kFrameHeaderBytes = 16;
@@ -48,9 +58,20 @@ enum class LogEntry : uint8_t {
   kCreateIndex = 4,  // id u32 | index schema
   kDropIndex = 5,    // id u32
   kDropTable = 6,    // id u32
-  kPatch = 7,        // table u32 | key bytes | column patch (row_patch.h): an update of some columns
+  kPatch = 7,  // table u32 | key bytes | column patch (row_patch.h): an update of some columns
+  kNext = 8,   // only in a continuation frame (LSN 0): see kNext* below
 };
+// The last entry type of a round's frame (kNext is none).
 inline constexpr uint8_t kLastLogEntry = static_cast<uint8_t>(LogEntry::kPatch);
+
+// A continuation frame: an ordinary frame header with LSN 0 (no round has
+// it), payload kContinuationBytes - kFrameHeaderBytes: type kNext, then
+// these fields (offsets in the payload), then zeros.
+inline constexpr uint32_t kContinuationBytes = 512;  // one sector
+inline constexpr uint32_t kNextOwnSeqOff = 1;        // u64: seq of the segment it is in
+inline constexpr uint32_t kNextSlotOff = 9;          // u32: the next segment's slot
+inline constexpr uint32_t kNextSeqOff = 13;          // u64: its seq
+inline constexpr uint32_t kNextFirstLsnOff = 21;     // u64: its first LSN
 
 // Each write of the log ends on a sector boundary (the last frame is padded).
 inline constexpr uint32_t kSectorBytes = 512;

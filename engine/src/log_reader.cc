@@ -107,6 +107,56 @@ std::string where(const std::string& path, uint64_t offset) {
   return path + " at offset " + std::to_string(offset);
 }
 
+// A continuation frame (log_format.h): the segment the writer went on to.
+struct Continuation {
+  uint32_t slot = 0;
+  uint64_t seq = 0;
+  uint64_t first_lsn = 0;
+};
+
+// True and *cont set if an intact continuation frame written by the
+// segment of seq `own_seq` (not a stale one of an earlier lap) is at `pos`.
+bool read_continuation(std::string_view data, uint64_t pos, uint64_t own_seq, Continuation* cont) {
+  uint32_t length;
+  uint64_t lsn;
+  if (!intact_frame(data, pos, &length, &lsn) || lsn != 0 ||
+      length != kContinuationBytes - kFrameHeaderBytes) {
+    return false;
+  }
+  const char* payload = data.data() + pos + kFrameHeaderBytes;
+  if (static_cast<uint8_t>(payload[0]) != static_cast<uint8_t>(LogEntry::kNext) ||
+      load_u64(payload + kNextOwnSeqOff) != own_seq) {
+    return false;
+  }
+  cont->slot = load_u32(payload + kNextSlotOff);
+  cont->seq = load_u64(payload + kNextSeqOff);
+  cont->first_lsn = load_u64(payload + kNextFirstLsnOff);
+  return true;
+}
+
+// The log ends in `from`, whose continuation frame at `offset` names a
+// segment that is not there as it was started.
+Status continuation_broken(const std::vector<SegmentScan>& scans, const SegmentScan& from,
+                           uint64_t offset, const Continuation& cont) {
+  const std::string dir = from.path.substr(0, from.path.rfind('/'));
+  const std::string path = dir + "/" + segment_name(cont.slot);
+  const std::string records = ", but " + where(from.path, offset) +
+                              " records that the log continues there at round " +
+                              std::to_string(cont.first_lsn) + " (segment seq " +
+                              std::to_string(cont.seq) + "): rounds are missing";
+  for (const SegmentScan& scan : scans) {
+    if (scan.info.slot != cont.slot) continue;
+    if (!scan.valid) {
+      return Status::Corruption("log segment " + path + " (" + std::to_string(scan.info.bytes) +
+                                " bytes) has no valid header: it was emptied or damaged" + records);
+    }
+    return Status::Corruption("log segment " + path + " holds segment seq " +
+                              std::to_string(scan.info.seq) + " from round " +
+                              std::to_string(scan.info.first_lsn) + records);
+  }
+  return Status::Corruption("log segment " + path + " is missing" + records);
+}
+
 }  // namespace
 
 Status read_segment_headers(FileSystem* fs, const std::string& dir,
@@ -236,6 +286,30 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
       return Status::OK();
     }
 
+    // Set when the segment before the current one names it in a
+    // continuation frame: its first round was synced before that frame.
+    std::string named_by;
+    // The first segment of the chain starts at the round after the
+    // checkpoint (as after a checkpoint at close, or in a new database):
+    // the segment started before it (by seq) may name it.
+    const SegmentScan& first = scans[by_seq[static_cast<size_t>(start)]];
+    if (start > 0 && first.info.first_lsn == expected) {
+      const SegmentScan& before = scans[by_seq[static_cast<size_t>(start) - 1]];
+      status = read_file(fs, before.path, &data);
+      if (!status.ok()) return status;
+      uint64_t pos = kSegmentHeaderBytes;
+      for (uint64_t lsn = before.info.first_lsn;; ++lsn) {
+        uint32_t length;
+        uint64_t frame_lsn;
+        if (!intact_frame(data, pos, &length, &frame_lsn) || frame_lsn != lsn) break;
+        pos += align_frame(kFrameHeaderBytes + length);
+      }
+      Continuation cont;
+      if (read_continuation(data, align_sector(pos), before.info.seq, &cont) &&
+          cont.slot == first.info.slot && cont.seq == first.info.seq) {
+        named_by = where(before.path, align_sector(pos));
+      }
+    }
     for (size_t chain_pos = static_cast<size_t>(start); chain_pos < by_seq.size();) {
       const SegmentScan& scan = scans[by_seq[chain_pos]];
       state->chain.push_back(static_cast<uint32_t>(by_seq[chain_pos]));
@@ -246,7 +320,18 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
       while (true) {
         uint32_t length;
         uint64_t lsn;
-        if (!intact_frame(data, pos, &length, &lsn) || lsn != frame_lsn) break;
+        if (!intact_frame(data, pos, &length, &lsn) || lsn != frame_lsn) {
+          if (frame_lsn >= expected) break;
+          // A damaged record the checkpoint covers is not needed: the chain
+          // goes on at the next intact record of this lap (a higher LSN,
+          // so no earlier lap's), if that is not past the checkpoint's
+          // next round. If it is, the check below refuses it.
+          uint64_t next = intact_frame_after(data, pos + kFrameAlign, frame_lsn + 1, &pos);
+          if (next == 0 || load_u64(data.data() + next + 8) > expected) break;
+          frame_lsn = load_u64(data.data() + next + 8);
+          pos = next;
+          continue;
+        }
         if (lsn >= expected) {
           if (lsn != expected) break;
           status = apply(lsn, std::string_view(data).substr(pos + kFrameHeaderBytes, length),
@@ -260,6 +345,14 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
         frame_lsn++;
         pos += align_frame(kFrameHeaderBytes + length);
       }
+      // A segment named by the one before it had its first round synced:
+      // without it here, the rounds after it were lost, not torn.
+      if (!named_by.empty() && pos == kSegmentHeaderBytes && scan.info.first_lsn >= expected) {
+        return Status::Corruption("the first log record (round " +
+                                  std::to_string(scan.info.first_lsn) + ") in " +
+                                  where(scan.path, pos) + " is damaged or missing, but " +
+                                  named_by + " records that it was written");
+      }
       // The frames of this segment end at `pos`. Anything intact and newer
       // after it means the damage is not at the tail.
       uint64_t later = intact_frame_after(data, pos + kFrameAlign, expected, &pos);
@@ -269,12 +362,28 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
                                   std::to_string(load_u64(data.data() + later + 8)) + ") at offset " +
                                   std::to_string(later));
       }
-      size_t next = chain_pos + 1;
-      if (next < by_seq.size() && scans[by_seq[next]].info.first_lsn == expected) {
-        chain_pos = next;  // the writer moved on to this segment
+      state->tail_offset = pos;
+      Continuation cont;
+      const bool continued = read_continuation(data, align_sector(pos), scan.info.seq, &cont);
+      // The writer moved on to the newest later segment that starts at
+      // `expected`: an older one that does too was a torn start, superseded
+      // by the segment recovery started at the same round.
+      int64_t follower = -1;
+      for (size_t later_pos = chain_pos + 1; later_pos < by_seq.size(); ++later_pos) {
+        if (scans[by_seq[later_pos]].info.first_lsn == expected) {
+          follower = static_cast<int64_t>(later_pos);
+        }
+      }
+      if (follower >= 0) {
+        const SegmentScan& next = scans[by_seq[static_cast<size_t>(follower)]];
+        named_by.clear();
+        if (continued && cont.slot == next.info.slot && cont.seq == next.info.seq) {
+          named_by = where(scan.path, align_sector(pos));
+        }
+        chain_pos = static_cast<size_t>(follower);
         continue;
       }
-      for (size_t later_pos = next; later_pos < by_seq.size(); ++later_pos) {
+      for (size_t later_pos = chain_pos + 1; later_pos < by_seq.size(); ++later_pos) {
         const SegmentScan& other = scans[by_seq[later_pos]];
         if (other.info.first_lsn >= expected) {
           return Status::Corruption("log ends in " + where(scan.path, pos) + " at round " +
@@ -282,6 +391,9 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
                                     " continues at round " + std::to_string(other.info.first_lsn));
         }
       }
+      // The log ends here, but this segment names the one the writer went
+      // on to: that segment was deleted, emptied or damaged.
+      if (continued) return continuation_broken(scans, scan, align_sector(pos), cont);
       break;
     }
     state->next_lsn = expected;

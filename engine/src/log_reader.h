@@ -1,8 +1,10 @@
 // Recovery's view of the log: reads every segment header, follows the chain
 // of segments from the checkpoint's LSN, hands each intact round after it to
 // `apply`, stops at the tail (zeros, a stale frame of an earlier lap, a torn
-// or checksum-failing frame) and refuses damage that is not at the tail
-// (invariant 8). Before the database starts logging; one thread.
+// or checksum-failing frame) and refuses damage that is not at the tail, and
+// a tail in a segment whose continuation frame names a segment that is not
+// there as it was started (invariant 8). Before the database starts logging;
+// one thread.
 #pragma once
 
 #include <cstdint>
@@ -38,9 +40,10 @@ using ApplyRound = std::function<Status(uint64_t lsn, std::string_view payload,
 
 // Follows the log of `scans` (read_segment_headers; the caller has checked
 // that they are this database's) from `checkpoint_lsn`. Returns OK and
-// fills *state (segments, chain, next LSN and seq) if the log is intact up
-// to its tail; Corruption naming the file and offset if not; IOError if a
-// read fails; the first error `apply` returns.
+// fills *state (segments, chain, where its last segment's frames end, next
+// LSN and seq) if the log is intact up to its tail; Corruption naming the
+// file and offset if not; IOError if a read fails; the first error `apply`
+// returns.
 Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t checkpoint_lsn,
                 const ApplyRound& apply, LogState* state);
 

@@ -37,6 +37,25 @@ LogWriter::~LogWriter() { stop(); }
 
 std::string LogWriter::path_of(uint32_t slot) const { return dir_ + "/" + segment_name(slot); }
 
+namespace {
+
+// A segment's header (log_format.h).
+void fill_segment_header(char* header, uint64_t seq, uint64_t first_lsn, uint64_t bytes,
+                         uint64_t db_id) {
+  std::memset(header, 0, kSegmentHeaderBytes);
+  std::memcpy(header + kSegMagicOff, kSegmentMagic, 8);
+  store_u32(header + kSegVersionOff, kLogVersion);
+  store_u32(header + kSegHeaderSizeOff, kSegmentHeaderBytes);
+  store_u64(header + kSegSeqOff, seq);
+  store_u64(header + kSegFirstLsnOff, first_lsn);
+  store_u64(header + kSegBytesOff, bytes);
+  SOLO_ASSERT(db_id != 0);
+  store_u64(header + kSegDbIdOff, db_id);
+  store_u32(header + kSegCrcOff, crc32c_extend(0, header, kSegCrcOff));
+}
+
+}  // namespace
+
 Status LogWriter::open(LogState state) {
   for (const LogSegment& info : state.segments) {
     auto file = fs_->open(path_of(info.slot), OpenMode::kReadWrite);
@@ -59,6 +78,10 @@ Status LogWriter::open(LogState state) {
   // Counted as the log writer counts: patches as the whole rows they stand for.
   bytes_since_checkpoint_ = state.replayed_bytes + state.replayed_saved_bytes;
   for (uint32_t index : state.chain) chain_.push_back(index);
+  if (!state.chain.empty()) {
+    recovered_tail_ = state.chain.back();
+    recovered_tail_offset_ = state.tail_offset;
+  }
   next_seq_ = state.next_seq;
   db_id_ = state.db_id;
   durable_lsn_.store(state.next_lsn - 1);
@@ -241,8 +264,9 @@ Status LogWriter::write_frames(std::string* frames) {
   while (pos < frames->size()) {
     const char* frame = frames->data() + pos;
     uint64_t frame_bytes = align_frame(kFrameHeaderBytes + load_u32(frame + 4));
-    if (current_ < 0 ||
-        write_offset_ + frame_bytes > segments_[static_cast<size_t>(current_)].info.bytes) {
+    // The last sector of a segment is kept for its continuation frame.
+    if (current_ < 0 || write_offset_ + frame_bytes + kContinuationBytes >
+                            segments_[static_cast<size_t>(current_)].info.bytes) {
       if (dirty) {
         // The end of this segment is durable before the next segment holds anything.
         Status status = segments_[static_cast<size_t>(current_)].file->sync();
@@ -250,7 +274,8 @@ Status LogWriter::write_frames(std::string* frames) {
         syncs_.fetch_add(1, std::memory_order_relaxed);
         dirty = false;
       }
-      Status status = start_segment(load_u64(frame + 8), kSegmentHeaderBytes + frame_bytes);
+      Status status = start_segment(load_u64(frame + 8),
+                                    kSegmentHeaderBytes + frame_bytes + kContinuationBytes);
       if (!status.ok()) return status;
     }
     Segment& segment = segments_[static_cast<size_t>(current_)];
@@ -259,7 +284,9 @@ Status LogWriter::write_frames(std::string* frames) {
     size_t run_end = pos + frame_bytes;
     while (run_end < frames->size()) {
       uint64_t next_bytes = align_frame(kFrameHeaderBytes + load_u32(frames->data() + run_end + 4));
-      if (write_offset_ + (run_end - pos) + next_bytes > segment.info.bytes) break;
+      if (write_offset_ + (run_end - pos) + next_bytes + kContinuationBytes > segment.info.bytes) {
+        break;
+      }
       last_frame = run_end;
       run_end += next_bytes;
     }
@@ -295,6 +322,38 @@ Status LogWriter::write_frames(std::string* frames) {
     if (!status.ok()) return status;
     syncs_.fetch_add(1, std::memory_order_relaxed);
   }
+  return write_continuations();
+}
+
+Status LogWriter::write_continuations() {
+  // Every segment this batch started is synced now: the segments before
+  // them may name them. Before the batch's rounds are durable, so that no
+  // round in a segment is acknowledged while no other file names it.
+  for (const Continuation& next : continuations_) {
+    Segment& segment = segments_[next.index];
+    if (next.stub) {
+      char header[kSegmentHeaderBytes];
+      fill_segment_header(header, next.own_seq, next.first_lsn, segment.info.bytes, db_id_);
+      Status status = segment.file->write_at(0, std::string_view(header, kSegmentHeaderBytes));
+      if (!status.ok()) return status;
+    }
+    char frame[kContinuationBytes] = {};
+    store_u32(frame + 4, kContinuationBytes - kFrameHeaderBytes);
+    store_u64(frame + 8, 0);
+    char* payload = frame + kFrameHeaderBytes;
+    payload[0] = static_cast<char>(LogEntry::kNext);
+    store_u64(payload + kNextOwnSeqOff, next.own_seq);
+    store_u32(payload + kNextSlotOff, next.slot);
+    store_u64(payload + kNextSeqOff, next.seq);
+    store_u64(payload + kNextFirstLsnOff, next.first_lsn);
+    store_u32(frame, crc32c_extend(0, frame + 4, kContinuationBytes - 4));
+    Status status =
+        segment.file->write_at(next.offset, std::string_view(frame, kContinuationBytes));
+    if (status.ok()) status = segment.file->sync();
+    if (!status.ok()) return status;
+    syncs_.fetch_add(1, std::memory_order_relaxed);
+  }
+  continuations_.clear();
   return Status::OK();
 }
 
@@ -328,22 +387,54 @@ Status LogWriter::start_segment(uint64_t first_lsn, uint64_t min_bytes) {
     segments_grown_.fetch_add(1, std::memory_order_relaxed);
     chosen = static_cast<int64_t>(index);
   }
+  // Which file will name the new segment (write_continuations): the
+  // segment the log leaves, at the sector boundary where its frames end;
+  // after recovery the chain's last segment, at the first sector boundary
+  // after its last intact frame (a torn write's leftovers, never an intact
+  // round). Where there is none (a new database, or its segments were
+  // removed) or it has no room left (a segment of format version 4), a
+  // stub: a free segment that gets a header with the seq before the new
+  // one's and the same first LSN, no frames, and the continuation frame.
+  int64_t from = current_;
+  uint64_t at = write_offset_;
+  if (from < 0 && recovered_tail_ >= 0) {
+    from = recovered_tail_;
+    at = align_sector(recovered_tail_offset_);
+  }
+  recovered_tail_ = -1;
+  const bool named = from >= 0 && segments_[static_cast<size_t>(from)].info.seq != 0 &&
+                     at + kContinuationBytes <= segments_[static_cast<size_t>(from)].info.bytes;
+  int64_t stub = -1;
+  if (!named) {
+    for (size_t index = 0; index < in_chain.size() && stub < 0; ++index) {  // not one made above
+      if (!in_chain[index] && static_cast<int64_t>(index) != current_ &&
+          static_cast<int64_t>(index) != chosen &&
+          segments_[index].info.bytes >= align_sector(kSegmentHeaderBytes) + kContinuationBytes) {
+        stub = static_cast<int64_t>(index);
+      }
+    }
+  }
+  const uint64_t stub_seq = stub >= 0 ? next_seq_++ : 0;
   Segment& segment = segments_[chosen];
-  char header[kSegmentHeaderBytes] = {};
-  std::memcpy(header + kSegMagicOff, kSegmentMagic, 8);
-  store_u32(header + kSegVersionOff, kLogVersion);
-  store_u32(header + kSegHeaderSizeOff, kSegmentHeaderBytes);
-  store_u64(header + kSegSeqOff, next_seq_);
-  store_u64(header + kSegFirstLsnOff, first_lsn);
-  store_u64(header + kSegBytesOff, segment.info.bytes);
-  SOLO_ASSERT(db_id_ != 0);
-  store_u64(header + kSegDbIdOff, db_id_);
-  store_u32(header + kSegCrcOff, crc32c_extend(0, header, kSegCrcOff));
+  char header[kSegmentHeaderBytes];
+  fill_segment_header(header, next_seq_, first_lsn, segment.info.bytes, db_id_);
   // Synced together with the segment's first frames.
   Status status = segment.file->write_at(0, std::string_view(header, kSegmentHeaderBytes));
   if (!status.ok()) return status;
   segment.info.seq = next_seq_++;
   segment.info.first_lsn = first_lsn;
+  if (named) {
+    continuations_.push_back(Continuation{static_cast<size_t>(from), at,
+                                          segments_[static_cast<size_t>(from)].info.seq, false,
+                                          segment.info.slot, segment.info.seq, first_lsn});
+  } else if (stub >= 0) {
+    LogSegment& info = segments_[static_cast<size_t>(stub)].info;
+    info.seq = stub_seq;  // free all the same: not in the chain
+    info.first_lsn = first_lsn;
+    continuations_.push_back(Continuation{static_cast<size_t>(stub),
+                                          align_sector(kSegmentHeaderBytes), stub_seq, true,
+                                          segment.info.slot, segment.info.seq, first_lsn});
+  }
   chain_.push_back(static_cast<size_t>(chosen));
   current_ = chosen;
   write_offset_ = kSegmentHeaderBytes;

@@ -38,6 +38,7 @@ struct LogState {
   std::vector<LogSegment> segments;  // every segment file
   std::vector<uint32_t> chain;       // indexes into segments: those holding records past the
                                      // checkpoint, in log order (the last one was written last)
+  uint64_t tail_offset = 0;          // where the frames of the chain's last segment end
   uint64_t next_lsn = 1;             // LSN of the next round to log
   uint64_t next_seq = 1;             // seq of the next segment to start
   uint64_t checkpoint_lsn = 0;       // rounds up to this are in a complete checkpoint
@@ -147,6 +148,10 @@ class LogWriter {
   Status make_segment_file(uint64_t bytes, Segment* segment);
   void adopt_spares();
   std::string path_of(uint32_t slot) const;
+  // Writes and syncs the continuation frames (and stub headers) of the
+  // segments started by this batch, once their successors' first writes
+  // are synced (log_format.h).
+  Status write_continuations();
 
   // Immutable after construction.
   FileSystem* const fs_;
@@ -167,6 +172,21 @@ class LogWriter {
   uint64_t next_seq_ = 1;
   uint64_t db_id_ = 0;  // LogState::db_id
   uint64_t bytes_since_checkpoint_ = 0;
+  // After recovery: the chain's last segment (index; -1: none) and where
+  // its frames end. The first segment started names itself there.
+  int64_t recovered_tail_ = -1;
+  uint64_t recovered_tail_offset_ = 0;
+  // A continuation frame to write once the segment it names is synced.
+  struct Continuation {
+    size_t index;      // the segment that gets it
+    uint64_t offset;   // where (a sector boundary)
+    uint64_t own_seq;  // that segment's seq
+    bool stub;         // a stub: its header (own_seq, first_lsn) is written too
+    uint32_t slot;     // the segment it names
+    uint64_t seq;
+    uint64_t first_lsn;
+  };
+  std::vector<Continuation> continuations_;
   std::string writing_;
   std::string out_;  // one write's bytes (frames, CRCs, sector padding)
 

@@ -214,7 +214,11 @@ TEST_CASE("a log segment copied in from another database is refused, naming it")
     copied = a.path + "/" + internal::segment_name(7);
   }
   SECTION("over a segment A preallocated but never started") {
-    copied = a.path + "/" + internal::segment_name(1);
+    // A's two segments are both started (the first one and the stub that
+    // names it, log_format.h): a third one, preallocated as the writer does.
+    copied = a.path + "/" + internal::segment_name(2);
+    REQUIRE(!fs::exists(copied));
+    std::ofstream(copied, std::ios::binary) << std::string(8 * 1024, '\0');
     REQUIRE(identified_files(a.path).count(copied) == 0);
   }
   fs::copy_file(from_b, copied, fs::copy_options::overwrite_existing);
@@ -243,6 +247,14 @@ TEST_CASE("one segment against one checkpoint: the log's id is the database's") 
   make_database(b.path, 8, /*checkpoint=*/false);
   const uint64_t a_id = database_id(a.path);
   const uint64_t b_id = database_id(b.path);
+  // A's first segment is named by a stub (log_format.h), a second started
+  // segment: its header zeroed (as if never started), the files tie.
+  const std::string stub = a.path + "/" + internal::segment_name(1);
+  REQUIRE(identified_files(a.path).count(stub) == 1);
+  {
+    std::fstream file(stub, std::ios::in | std::ios::out | std::ios::binary);
+    file << std::string(internal::kSegmentHeaderBytes, '\0');
+  }
   REQUIRE(identified_files(a.path).size() == 2);
   fs::copy_file(b.path + "/" + internal::segment_name(0), a.path + "/" + internal::segment_name(0),
                 fs::copy_options::overwrite_existing);

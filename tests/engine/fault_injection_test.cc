@@ -246,7 +246,10 @@ TEST_CASE("a crash inside recovery leaves a recoverable directory") {
 
 TEST_CASE("fsync failing with EIO is fatal; reopening recovers") {
   EACH_LOG_WRITER();
-  for (int64_t syncs_ok : {0, 1, 3, 5, 8, 13, 21, 34}) {
+  // Not 34: since the continuation frames' syncs (log_format.h) the 35th
+  // sync is the directory sync after the older checkpoint is renamed to the
+  // spare, whose failure is not fatal by design (the spare is removed).
+  for (int64_t syncs_ok : {0, 1, 3, 5, 8, 13, 21, 33}) {
     FaultFileSystem fs;
     fs.fail_sync_after(syncs_ok);
     RunResult run = run_workload(&fs);
