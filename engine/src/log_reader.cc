@@ -365,22 +365,18 @@ Status read_log(FileSystem* fs, const std::vector<SegmentScan>& scans, uint64_t 
       state->tail_offset = pos;
       Continuation cont;
       const bool continued = read_continuation(data, align_sector(pos), scan.info.seq, &cont);
-      // The writer moved on to the newest later segment that starts at
-      // `expected`: an older one that does too was a torn start, superseded
-      // by the segment recovery started at the same round.
-      int64_t follower = -1;
-      for (size_t later_pos = chain_pos + 1; later_pos < by_seq.size(); ++later_pos) {
-        if (scans[by_seq[later_pos]].info.first_lsn == expected) {
-          follower = static_cast<int64_t>(later_pos);
-        }
-      }
-      if (follower >= 0) {
-        const SegmentScan& next = scans[by_seq[static_cast<size_t>(follower)]];
+      // The writer moved on to the next segment if it starts at `expected`
+      // (a torn start, which holds nothing, and the segment recovery
+      // started after it at the same round both do: read one after the
+      // other, the torn start's continuation frame names the second).
+      if (chain_pos + 1 < by_seq.size() &&
+          scans[by_seq[chain_pos + 1]].info.first_lsn == expected) {
+        const SegmentScan& next = scans[by_seq[chain_pos + 1]];
         named_by.clear();
         if (continued && cont.slot == next.info.slot && cont.seq == next.info.seq) {
           named_by = where(scan.path, align_sector(pos));
         }
-        chain_pos = static_cast<size_t>(follower);
+        chain_pos++;
         continue;
       }
       for (size_t later_pos = chain_pos + 1; later_pos < by_seq.size(); ++later_pos) {

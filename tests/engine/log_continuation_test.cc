@@ -219,7 +219,7 @@ TEST_CASE(
   fs.corrupt(free_path, 0, std::string_view(header, internal::kSegmentHeaderBytes));
   check_rows(&fs, 30);
   // The next run starts another segment at the same round; the torn start
-  // stays behind and is superseded, not read as the log's end.
+  // (read through: it holds nothing) is not taken for the log's end.
   insert_rows(&fs, 31, 35);
   check_rows(&fs, 35);
   insert_rows(&fs, 36, 60);
