@@ -222,8 +222,21 @@ TEST_CASE(
   // (read through: it holds nothing) is not taken for the log's end.
   insert_rows(&fs, 31, 35);
   check_rows(&fs, 35);
-  insert_rows(&fs, 36, 60);
-  check_rows(&fs, 60);
+  SECTION("and the log goes on") {
+    insert_rows(&fs, 36, 60);
+    check_rows(&fs, 60);
+  }
+  SECTION("the segment started after it is named by it: deleting that one is refused") {
+    const SegmentHeader after = newest_segment(&fs);
+    REQUIRE(after.path != free_path);
+    REQUIRE(after.first_lsn == 32);
+    REQUIRE(fs.remove(after.path).ok());
+    auto opened = Database::open(continuation_options(&fs));
+    INFO(opened.status().ToString());
+    REQUIRE(opened.status().IsCorruption());
+    REQUIRE(opened.status().message().find(after.path + " is missing, but " + free_path) !=
+            std::string::npos);
+  }
 }
 
 TEST_CASE("a crash at any point (torn tail, segment start) opens with every acknowledged row") {
