@@ -17,15 +17,10 @@ using test::FaultFileSystem;
 
 namespace {
 
+// 8 KiB segments (~14 rounds of one row each), two to start with; only
+// explicit checkpoints.
 Options continuation_options(FaultFileSystem* fs) {
-  Options options;
-  options.check_invariants = true;
-  options.dir = "/db";
-  options.fs = fs;
-  options.log_segment_bytes = 8 * 1024;  // ~14 rounds of one row each
-  options.log_segments = 2;
-  options.checkpoint_log_bytes = 0;
-  return options;
+  return test::small_log_options(fs, "/db", 0);
 }
 
 // Inserts k = from..to (v = 3k), one round each; creates table kv first if

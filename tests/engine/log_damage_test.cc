@@ -17,14 +17,10 @@ using test::FaultFileSystem;
 
 namespace {
 
+// 64 KiB segments, two to start with; only explicit checkpoints.
 Options damage_options(FaultFileSystem* fs) {
-  Options options;
-  options.check_invariants = true;
-  options.dir = "/db";
-  options.fs = fs;
+  Options options = test::small_log_options(fs, "/db", 0);
   options.log_segment_bytes = 64 * 1024;
-  options.log_segments = 2;
-  options.checkpoint_log_bytes = 0;
   return options;
 }
 

@@ -90,6 +90,15 @@ def fail(message, output):
     sys.exit(1)
 
 
+def quit_cleanly(term):
+    """Types .quit, requires a normal exit with status 0, returns the output."""
+    term.send(".quit\n")
+    status = term.wait_exit()
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail(f"exit status {status}, not a normal exit with 0", term.output)
+    return term.output.decode(errors="replace")
+
+
 def interrupt_at_prompt(solo):
     term = Terminal([solo])
     term.expect(b"solo> ", "first prompt")
@@ -103,11 +112,7 @@ def interrupt_at_prompt(solo):
     term.expect(b"solo> ", "prompt after Ctrl-C at an empty prompt")
     term.send("SELECT 40 + 2 AS answer;\n")
     term.expect(b"(1 row)", "the statement after Ctrl-C")
-    term.send(".quit\n")
-    status = term.wait_exit()
-    text = term.output.decode(errors="replace")
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        fail(f"exit status {status}, not a normal exit with 0", term.output)
+    text = quit_cleanly(term)
     if not re.search(r"\|\s*42 \|", text):
         fail("the answer 42 is not in the output", term.output)
     if "ERROR" in text:
@@ -129,11 +134,7 @@ def interrupt_after_enter(solo):
     term.expect(b"solo> ", "prompt after Ctrl-C between Enter and the statement")
     term.send("SELECT 'ran' AS kept;\n")
     term.expect(b"(1 row)", "the statement after it")
-    term.send(".quit\n")
-    status = term.wait_exit()
-    text = term.output.decode(errors="replace")
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        fail(f"exit status {status}, not a normal exit with 0", term.output)
+    text = quit_cleanly(term)
     if "not run" in text:
         fail("the statement interrupted before it started ran", term.output)
     if not re.search(r"\|\s*ran\s*\|", text) or "cannot be cancelled" in text:
