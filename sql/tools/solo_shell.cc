@@ -43,6 +43,7 @@
 #include "solo/sql/lexer.h"
 #include "solo/sql/parser.h"
 #include "solo/sql/session.h"
+#include "solo/sql/system_tables.h"
 #include "terminal_input.h"
 
 namespace {
@@ -223,6 +224,9 @@ class Shell {
   // .read) the message starts with the file's name and the command's line,
   // as a statement's error does ("setup.sql:7: ").
   std::ostream& CommandError();
+  // TableName(word) for dot command `command`; nullopt after an error that
+  // says what a table name must be.
+  std::optional<std::string> TableNameArgument(const char* command, const std::string& word);
   // Closes the .output file, checking its last writes.
   bool CloseOutputFile();
   void ReportOutputFailure(const std::string& where);
@@ -534,6 +538,17 @@ bool ParseCount(const std::string& text, uint64_t* out) {
   return true;
 }
 
+std::optional<std::string> Shell::TableNameArgument(const char* command, const std::string& word) {
+  std::optional<std::string> table = TableName(word);
+  if (!table) {
+    CommandError() << fmt::format(
+        "{}: {} is not a table name (one name, in double quotes if it needs them: \"My "
+        "Table\")\n",
+        command, word);
+  }
+  return table;
+}
+
 bool Shell::DotCommand(const std::string& line) {
   std::vector<std::string> words = Words(line);
   const std::string& command = words[0];
@@ -546,7 +561,7 @@ bool Shell::DotCommand(const std::string& line) {
   } else if (command == ".tables") {
     db_.read([&](solo::ReadTxn& txn) {
       for (const solo::TableInfo* table : txn.catalog().tables()) {
-        if (table->schema.name.starts_with("__solo_")) continue;
+        if (table->schema.name.starts_with(solo::sql::kSystemTablePrefix)) continue;
         out() << table->schema.name << "\n";
       }
       return solo::Status::OK();
@@ -555,14 +570,8 @@ bool Shell::DotCommand(const std::string& line) {
     std::string only;
     if (words.size() == 2) {
       // The name as SQL reads it: Item is item, "Order" is Order.
-      std::optional<std::string> table = TableName(words[1]);
-      if (!table) {
-        CommandError() << fmt::format(
-            ".schema: {} is not a table name (one name, in double quotes if it needs them: "
-            "\"My Table\")\n",
-            words[1]);
-        return false;
-      }
+      std::optional<std::string> table = TableNameArgument(".schema", words[1]);
+      if (!table) return false;
       only = *table;
     }
     if (!Schema(only)) {
@@ -610,14 +619,8 @@ bool Shell::DotCommand(const std::string& line) {
         return false;
       }
     }
-    std::optional<std::string> table = TableName(words[words.size() - 1]);
-    if (!table) {
-      CommandError() << fmt::format(
-          ".import: {} is not a table name (one name, in double quotes if it needs them: "
-          "\"My Table\")\n",
-          words[words.size() - 1]);
-      return false;
-    }
+    std::optional<std::string> table = TableNameArgument(".import", words[words.size() - 1]);
+    if (!table) return false;
     return Import(words[words.size() - 2], *table, skip_lines);
   } else if (command == ".stats") {
     Stats();
@@ -637,15 +640,11 @@ std::string TypeText(const solo::ColumnDef& column) {
   }
 }
 
-// The SQL layer keeps each column's DEFAULT as SQL text in this system table,
-// (tbl TEXT, col INTEGER, expr TEXT), col counting the table's columns from 0
-// (sql/src/exec/ddl.h, kDefaultsTable); it exists once a table has a DEFAULT.
-constexpr const char* kDefaultsTable = "__solo_defaults";
-
-// The DEFAULT expressions of table `table` by column position, as SQL text.
+// The DEFAULT expressions of table `table` by column position, as SQL text
+// (the SQL layer keeps them in its table kDefaultsTable).
 std::map<uint32_t, std::string> ColumnDefaults(const solo::ReadTxn& txn, const std::string& table) {
   std::map<uint32_t, std::string> defaults;
-  const solo::TableInfo* info = txn.catalog().find_table(kDefaultsTable);
+  const solo::TableInfo* info = txn.catalog().find_table(std::string(solo::sql::kDefaultsTable));
   if (info == nullptr) return defaults;
   solo::Result<solo::Cursor> cursor = txn.scan(info->id, solo::KeyRange::All());
   solo::Row row;
@@ -673,7 +672,9 @@ bool Shell::Schema(const std::string& only) {
     const solo::Catalog& catalog = txn.catalog();
     for (const solo::TableInfo* table : catalog.tables()) {
       const auto& schema = table->schema;
-      if (schema.name.starts_with("__solo_") || (!only.empty() && schema.name != only)) continue;
+      if (schema.name.starts_with(solo::sql::kSystemTablePrefix) ||
+          (!only.empty() && schema.name != only))
+        continue;
       found_table = true;
       std::map<uint32_t, std::string> defaults = ColumnDefaults(txn, schema.name);
       // Names are quoted where they would not read back as themselves
@@ -682,14 +683,14 @@ bool Shell::Schema(const std::string& only) {
       bool first = true;
       for (uint32_t col = 0; col < schema.columns.size(); ++col) {
         const solo::ColumnDef& column = schema.columns[col];
-        if (column.name == "__solo_rowid") continue;
+        if (column.name == solo::sql::kRowIdColumn) continue;
         auto found = defaults.find(col);
         out() << (first ? "\n  " : ",\n  ") << QuoteIdentifier(column.name) << " "
               << TypeText(column) << (column.not_null ? " NOT NULL" : "")
               << (found != defaults.end() ? DefaultClause(found->second) : "");
         first = false;
       }
-      if (schema.columns[schema.primary_key[0]].name != "__solo_rowid") {
+      if (schema.columns[schema.primary_key[0]].name != solo::sql::kRowIdColumn) {
         out() << ",\n  PRIMARY KEY (";
         for (size_t key = 0; key < schema.primary_key.size(); ++key) {
           out() << (key ? ", " : "")
@@ -719,7 +720,7 @@ void Shell::Stats() {
   solo::Stats stats = db_.stats();
   db_.read([&](solo::ReadTxn& txn) {
     for (const solo::TableInfo* table : txn.catalog().tables()) {
-      if (table->schema.name.starts_with("__solo_")) continue;
+      if (table->schema.name.starts_with(solo::sql::kSystemTablePrefix)) continue;
       out() << fmt::format("{:<24} {:>12} rows\n", table->schema.name, txn.entry_count(table->id));
     }
     return solo::Status::OK();

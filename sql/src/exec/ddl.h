@@ -2,18 +2,10 @@
 #pragma once
 
 #include "solo/sql/ast.h"
+#include "solo/sql/system_tables.h"
 #include "solo/txn.h"
 
 namespace solo::sql {
-
-// The hidden table that keeps DEFAULT expressions (as SQL text):
-// (tbl, col) -> expr. Made by the first CREATE TABLE with a DEFAULT.
-inline constexpr std::string_view kDefaultsTable = "__solo_defaults";
-
-// Tables whose names start with this are the SQL layer's own: SQL may read
-// them, but only the layer's code changes them (no INSERT, UPDATE, DELETE,
-// DROP or CREATE INDEX; CREATE TABLE of such a name is refused too).
-inline constexpr std::string_view kSystemTablePrefix = "__solo_";
 
 // Throws 42501 (PostgreSQL's insufficient_privilege for a system catalog) at
 // `pos` if `table` is a system table.

@@ -13,6 +13,7 @@
 #include "solo/sql/ast.h"
 #include "solo/sql/parser.h"
 #include "solo/sql/statement.h"
+#include "solo/sql/system_tables.h"
 #include "solo/sql/value.h"
 
 namespace solo::sql {
@@ -237,8 +238,6 @@ struct Plan {
   std::unique_ptr<ModifyPlan> modify;
 };
 
-// The hidden primary key column of a table declared without one.
-inline constexpr std::string_view kRowIdColumn = "__solo_rowid";
 inline bool IsHiddenColumn(const solo::ColumnDef& column) { return column.name == kRowIdColumn; }
 
 // binder.cc: binds and plans a parsed statement against `view`'s catalog.
