@@ -31,6 +31,9 @@ struct CliOptions {
   // load, run, replay, crosscheck: refuse a load that cannot fit in memory
   // (memory_check.h); --no-memory-check turns it off.
   bool memory_check = true;
+  // run, crosscheck: end the run's window once MemAvailable falls below this
+  // (RunOptions::memory_floor_bytes); -1: default_memory_floor_bytes(), 0: never.
+  int64_t memory_floor_mib = -1;
   bool after_load = false;  // check: also condition 11
   bool quiet = false;       // no progress output
   bool profile = false;     // run, solo: sample the owner thread with perf

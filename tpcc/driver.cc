@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "tpcc/deck.h"
+#include "tpcc/interrupt.h"
+#include "tpcc/memory_check.h"
 #include "tpcc/schema.h"
 #include "tpcc/statements.h"
 #include "tpcc/sysinfo.h"
@@ -647,8 +649,41 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
       *retries += counters.retries.load(std::memory_order_relaxed);
     }
   };
+  // A SIGINT now, or memory running out, ends the window (RunResult::ended_early).
+  std::optional<InterruptEndsWindow> interrupt_ends_window;
+  if (options.interrupt_ends_window) interrupt_ends_window.emplace();
+  std::string ended_early;
+  Clock::time_point early_end = Clock::time_point::max();
+  auto last_memory_look = start;
+  auto end_early = [&](Clock::time_point now) {
+    const double at_s = std::chrono::duration<double>(now - start).count();
+    std::string when =
+        now < shared.measure_start
+            ? fmt::format("during the warm-up ({:.1f} of {:.1f} s), before the measured window",
+                          at_s, options.warmup_s)
+            : fmt::format("{:.1f} s into the measured window",
+                          std::chrono::duration<double>(now - shared.measure_start).count());
+    if (deferred_interrupt() != 0) return fmt::format("interrupted (SIGINT) {}", when);
+    if (options.memory_floor_bytes <= 0 || now - last_memory_look < std::chrono::seconds(1)) {
+      return std::string();
+    }
+    last_memory_look = now;
+    const int64_t available = available_memory_bytes();
+    if (available < 0 || available >= options.memory_floor_bytes) return std::string();
+    return fmt::format(
+        "the machine's available memory (MemAvailable {} MiB) fell below the floor of {} MiB "
+        "{}; ended there, before the out-of-memory killer would end the process "
+        "(--memory-floor-mib)",
+        available >> 20, options.memory_floor_bytes >> 20, when);
+  };
   while (!shared.stop.load() && shared.running.load() > 0) {
     auto now = Clock::now();
+    ended_early = end_early(now);
+    if (!ended_early.empty()) {
+      shared.stop.store(true);  // no terminal starts another transaction
+      early_end = now;
+      break;
+    }
     if (!cpu_started && now >= shared.measure_start) {
       threads_start = thread_cpu_micros_by_name();
       server_start = processes_cpu_micros(server_pids);
@@ -682,7 +717,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
   int64_t cpu_end = process_cpu_micros() + server_end;
   std::map<std::string, int64_t> threads_end = thread_cpu_micros_by_name();
   shared.cpu_read.store(true);
-  auto window_end = std::min(Clock::now(), shared.measure_end);
+  auto window_end = std::min({Clock::now(), shared.measure_end, early_end});
   shared.stop.store(true);
   for (std::thread& thread : threads) thread.join();
   if (options.progress && isatty(STDERR_FILENO) != 0) fmt::print(stderr, "\n");
@@ -698,6 +733,10 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
     result.mix.merge(terminal->mix());
   }
   result.error = shared.first_error;
+  result.ended_early = ended_early;
+  if (!ended_early.empty() && window_end < shared.measure_start && result.error.empty()) {
+    result.error = "nothing measured: " + ended_early;
+  }
   result.measured_s = std::max(
       1e-3, std::chrono::duration<double>(window_end - shared.measure_start).count());
   uint64_t rollbacks = 0;

@@ -49,6 +49,15 @@ struct RunOptions {
   // Delivery keeps it for all its database transactions), waiting for the
   // longest-waiting first, and the wait counts in its response time.
   int connections = 0;
+  // > 0: the run ends its window early, keeping what it measured, once the
+  // machine's MemAvailable falls below this many bytes (looked at once a
+  // second), instead of growing on until the kernel's out-of-memory killer
+  // ends the process and the results with it (solo's state grows ~1 GiB a
+  // minute at ~50k tps).
+  int64_t memory_floor_bytes = 0;
+  // A SIGINT during the run ends its window instead of the process
+  // (interrupt.h, InterruptEndsWindow): `tpcc run` reports what it measured.
+  bool interrupt_ends_window = false;
 };
 
 struct TypeStats {
@@ -98,6 +107,10 @@ struct RunResult {
   std::vector<std::pair<std::string, double>> cpu_by_thread;
   int64_t rss_bytes = 0;
   std::string error;       // first non-retryable error; the run stopped early
+  // Why the measured window ended before its time (RunOptions::
+  // memory_floor_bytes, a SIGINT: interrupt.h), or "": the figures are the
+  // shorter window's.
+  std::string ended_early;
   int drivers = 0;         // driver threads used; 0: a thread per terminal
   int delivery_districts = 10;  // districts per database transaction of a Delivery
   int connections = 0;          // connections the terminals shared (0: one each)

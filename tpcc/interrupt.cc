@@ -16,6 +16,8 @@ namespace tpcc {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_window_scopes{0};  // live InterruptEndsWindow objects
+std::atomic<int> g_deferred{0};       // the signal one of them deferred
 
 struct Registry {
   std::mutex mutex;
@@ -69,10 +71,18 @@ void install_interrupt_handler() {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::thread([signals] {
     pthread_setname_np(pthread_self(), "tpcc-signals");
-    int signal_number = 0;
-    while (sigwait(&signals, &signal_number) != 0) {
+    while (true) {
+      int signal_number = 0;
+      if (sigwait(&signals, &signal_number) != 0) continue;
+      if (signal_number == SIGINT && g_window_scopes.load() > 0 && g_deferred.load() == 0) {
+        g_deferred.store(signal_number);
+        std::fprintf(stderr,
+                     "\ntpcc: SIGINT: ending the run's window now; its results follow "
+                     "(SIGINT again exits at once)\n");
+        continue;
+      }
+      on_interrupt(signal_number);
     }
-    on_interrupt(signal_number);
   }).detach();
 }
 
@@ -93,6 +103,18 @@ bool interrupted() {
 void wait_if_interrupted() {
   if (!interrupted()) return;
   for (;;) ::pause();  // the interrupt thread ends the process
+}
+
+InterruptEndsWindow::InterruptEndsWindow() {
+  g_window_scopes.fetch_add(1);
+}
+
+InterruptEndsWindow::~InterruptEndsWindow() {
+  g_window_scopes.fetch_sub(1);
+}
+
+int deferred_interrupt() {
+  return g_deferred.load();
 }
 
 InterruptCleanup::InterruptCleanup(std::function<void()> cleanup) {

@@ -10,6 +10,12 @@
 // down: a solo or SQLite database is left as after a crash, which their
 // logs recover; no JSON or journal is written. Processes the harness spawns
 // start with no signal blocked.
+//
+// The one exception is a SIGINT while `tpcc run`'s terminals run (an
+// InterruptEndsWindow lives): it ends the run's window instead, so that the
+// run's results are reported and written as for a shorter run, and the
+// process exits with 130 after that; a second SIGINT (or a SIGTERM) ends
+// the process at once as above.
 #pragma once
 
 #include <spawn.h>
@@ -36,6 +42,20 @@ bool interrupted();
 // the process's exit status and output are the interrupt's. Returns at once
 // when there was no interrupt.
 void wait_if_interrupted();
+
+// While one lives (the terminals' run), the first SIGINT is deferred: it
+// prints a line and sets deferred_interrupt(), which the run polls to end
+// its window early.
+class InterruptEndsWindow {
+ public:
+  InterruptEndsWindow();
+  ~InterruptEndsWindow();
+  InterruptEndsWindow(const InterruptEndsWindow&) = delete;
+  InterruptEndsWindow& operator=(const InterruptEndsWindow&) = delete;
+};
+
+// The signal a live InterruptEndsWindow deferred (SIGINT), or 0. Any thread.
+int deferred_interrupt();
 
 // Initializes `attributes` (posix_spawnattr_init) so that the process
 // spawned with them starts with no signal blocked and SIGINT and SIGTERM at

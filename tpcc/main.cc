@@ -108,6 +108,12 @@ void check_memory(const CliOptions& options, const std::vector<tpcc::BackendOpti
   if (!shortfall.empty()) throw tpcc::BackendError(shortfall);
 }
 
+// RunOptions::memory_floor_bytes from --memory-floor-mib (-1: the default).
+int64_t memory_floor_bytes(const CliOptions& options) {
+  return options.memory_floor_mib < 0 ? tpcc::default_memory_floor_bytes()
+                                      : options.memory_floor_mib << 20;
+}
+
 std::vector<tpcc::ConditionResult> run_checks(tpcc::Connection& conn, bool include_11,
                                               bool quiet) {
   auto start = std::chrono::steady_clock::now();
@@ -217,6 +223,8 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   run_options.delivery_districts = options.delivery_districts;
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
+  run_options.memory_floor_bytes = memory_floor_bytes(options);
+  run_options.interrupt_ends_window = true;
   tpcc::Journal journal;
   if (!options.journal_path.empty()) run_options.journal = &journal;
   std::unique_ptr<tpcc::SuccessFile> success;
@@ -273,6 +281,10 @@ int command_run(tpcc::Backend& backend, const CliOptions& options) {
   tpcc::print_summary(report);
   if (report.owner_profile) tpcc::print_owner_profile(*report.owner_profile);
   if (!options.json_path.empty()) tpcc::write_json(report, options.json_path);
+  // A SIGINT ended the window: its exit status, once the results are out.
+  if (const int signal_number = tpcc::deferred_interrupt(); signal_number != 0) {
+    return 128 + signal_number;
+  }
   return tpcc::all_ok(report) ? kExitOk : kExitFailed;
 }
 
@@ -342,6 +354,7 @@ int command_crosscheck(const CliOptions& options) {
   run_options.progress = !options.quiet;
   run_options.max_transactions = options.transactions;
   run_options.journal = &journal;
+  run_options.memory_floor_bytes = memory_floor_bytes(options);
   if (!options.quiet) {
     fmt::print(stderr, "running {} transactions on {} with {} terminals\n", options.transactions,
                first.name(), options.terminals);
@@ -349,6 +362,9 @@ int command_crosscheck(const CliOptions& options) {
   tpcc::RunResult result = tpcc::run_terminals(first, info, run_options);
   if (!result.error.empty()) {
     throw tpcc::BackendError("run on " + first.name() + " failed: " + result.error);
+  }
+  if (!result.ended_early.empty()) {
+    throw tpcc::BackendError("run on " + first.name() + " ended early: " + result.ended_early);
   }
   std::vector<tpcc::JournalEntry> entries = journal.sorted();
   tpcc::write_journal(journal_path, {info.warehouses, info.seed, first.name()}, entries);

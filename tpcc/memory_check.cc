@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -25,16 +26,26 @@ int64_t load_memory_bytes(const BackendOptions& options, int warehouses) {
   return bytes_per_warehouse(options) * warehouses;
 }
 
-int64_t available_memory_bytes() {
+int64_t meminfo_bytes(const std::string& field) {
   std::ifstream meminfo("/proc/meminfo");
   std::string line;
+  const std::string prefix = field + ":";
   while (std::getline(meminfo, line)) {
-    if (line.rfind("MemAvailable:", 0) != 0) continue;
-    std::istringstream fields(line.substr(13));
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::istringstream fields(line.substr(prefix.size()));
     int64_t kib = -1;
     if (fields >> kib) return kib * 1024;
   }
   return -1;
+}
+
+int64_t available_memory_bytes() {
+  return meminfo_bytes("MemAvailable");
+}
+
+int64_t default_memory_floor_bytes() {
+  const int64_t total = meminfo_bytes("MemTotal");
+  return total < 0 ? 1024 * kMiB : std::min(1024 * kMiB, total / 10);
 }
 
 std::string memory_shortfall(const std::string& what, int warehouses, int64_t needed,

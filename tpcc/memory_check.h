@@ -21,8 +21,19 @@ namespace tpcc {
 // it as New-Orders insert orders (solo at ~50k tps: ~1 GiB a minute).
 int64_t load_memory_bytes(const BackendOptions& options, int warehouses);
 
+// A field of /proc/meminfo ("MemTotal") in bytes, or -1 if the kernel does
+// not say.
+int64_t meminfo_bytes(const std::string& field);
+
 // MemAvailable from /proc/meminfo in bytes, or -1 if the kernel does not say.
 int64_t available_memory_bytes();
+
+// `tpcc run`'s default for RunOptions::memory_floor_bytes: a tenth of the
+// machine's memory, at most 1 GiB (1 GiB if the kernel does not say). The
+// margin leaves room for what follows the window (the checks, solo's
+// checkpoint at close, which on --storage ram is written to /dev/shm) and
+// for ~1 s of growth between two looks (solo: ~20 MB).
+int64_t default_memory_floor_bytes();
 
 // "" when `needed` bytes fit in `available` (or `available` is unknown),
 // else the error message: what is needed, what is available, what to do.

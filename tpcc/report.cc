@@ -24,7 +24,7 @@ void print_conditions(const std::vector<ConditionResult>& conditions) {
 }
 
 bool all_ok(const RunReport& report) {
-  if (!report.result.error.empty()) return false;
+  if (!report.result.error.empty() || !report.result.ended_early.empty()) return false;
   for (const auto& condition : report.conditions) {
     if (!condition.ok) return false;
   }
@@ -81,6 +81,10 @@ void print_summary(const RunReport& report) {
   }
   if (!result.engine_metrics.empty()) fmt::print("\n");
   if (!result.error.empty()) fmt::print("RUN STOPPED BY AN ERROR: {}\n", result.error);
+  if (!result.ended_early.empty() && result.error.empty()) {
+    fmt::print("RUN ENDED EARLY: {}; the figures above are that shorter window's\n",
+               result.ended_early);
+  }
   if (report.checks_ran) {
     size_t held = 0;
     for (const auto& condition : report.conditions) held += condition.ok ? 1 : 0;
@@ -185,6 +189,7 @@ void write_json(const RunReport& report, const std::string& path) {
   doc["cpu_us_per_txn_by_thread"] = by_thread;
   doc["rss_bytes"] = result.rss_bytes;
   doc["error"] = result.error;
+  doc["ended_early"] = result.ended_early;
   for (const auto& [name, value] : result.engine_metrics) doc[name] = value;
   json conditions = json::array();
   for (const auto& condition : report.conditions) {
