@@ -243,6 +243,9 @@ struct BackendOptions {
   // when the directory holds none of its files; SQLite creates nothing
   // before connect() anyway.
   bool must_exist = false;
+  // solo: a progress line on stderr while opening takes more than half a
+  // second (recovery: the checkpoint's load, the log's replay).
+  bool progress = false;
 };
 
 // "no TPC-C database at LOCATION; run `tpcc load` first": what every

@@ -462,6 +462,7 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
     }
   }
   options.backend.terminals = options.terminals;
+  options.backend.progress = !options.quiet;
   if (options.profile && (options.command != "run" || options.backend.engine != "solo")) {
     *error = "--profile is for `run --engine solo` (it samples solo's owner thread)";
     return std::nullopt;

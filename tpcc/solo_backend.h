@@ -98,6 +98,7 @@ class SoloBackend final : public Backend {
   int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
   double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default
   int checkpoint_reuse_ = -1;      // checkpoint_reuse_file 0/1; -1: the engine's default
+  bool progress_ = false;          // BackendOptions::progress
   int64_t rss_before_open_ = 0;
   uint64_t busy_ns_at_start_ = 0;
   uint64_t idle_ns_at_start_ = 0;

@@ -1,6 +1,7 @@
 // Database and Snapshot: thin handles over DbImpl.
 #include "solo/database.h"
 
+#include <cstdio>
 #include <exception>
 
 #include "checkpoint_format.h"
@@ -66,6 +67,29 @@ Database::Database(std::unique_ptr<internal::DbImpl> impl) : impl_(std::move(imp
 
 Database::~Database() {
   (void)close();
+}
+
+std::string recovery_progress_text(const RecoveryProgress& progress) {
+  auto size = [](uint64_t bytes) {
+    char text[32];
+    if (bytes >= (uint64_t{1} << 30)) {
+      std::snprintf(text, sizeof(text), "%.1f GB", static_cast<double>(bytes) / 1e9);
+    } else {
+      std::snprintf(text, sizeof(text), "%.0f MB", static_cast<double>(bytes) / 1e6);
+    }
+    return std::string(text);
+  };
+  if (progress.phase == RecoveryProgress::Phase::kLog) {
+    return "log " + size(progress.done_bytes) + ", " + std::to_string(progress.rounds) +
+           (progress.rounds == 1 ? " round" : " rounds");
+  }
+  const double percent = progress.total_bytes == 0
+                             ? 100.0
+                             : 100.0 * static_cast<double>(progress.done_bytes) /
+                                   static_cast<double>(progress.total_bytes);
+  char share[16];
+  std::snprintf(share, sizeof(share), " (%.0f%%)", percent);
+  return "checkpoint " + size(progress.done_bytes) + " of " + size(progress.total_bytes) + share;
 }
 
 Result<std::unique_ptr<Database>> Database::open(const Options& options) {

@@ -330,22 +330,58 @@ class RowKeyCheck {
   std::string derived_;
 };
 
-Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint64_t* lsn) {
+// Calls Options::recovery_progress at most every recovery_progress_ms
+// (and at a phase's end). One reader thread per phase calls it.
+class ProgressTicker {
+ public:
+  explicit ProgressTicker(const Options& options)
+      : report_(options.recovery_progress),
+        interval_ns_(uint64_t{options.recovery_progress_ms} * 1'000'000) {}
+
+  void tick(const RecoveryProgress& progress) {
+    if (!report_) return;
+    const uint64_t now = now_ns();
+    if (!progress.finished && now - last_ns_ < interval_ns_) return;
+    last_ns_ = now;
+    report_(progress);
+  }
+
+ private:
+  const std::function<void(const RecoveryProgress&)>& report_;
+  const uint64_t interval_ns_;
+  uint64_t last_ns_ = now_ns();
+};
+
+Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint64_t file_bytes,
+                       uint64_t* lsn) {
   BlockBuffers buffers;  // outlives the reader thread
   ReadAhead<CheckpointItem> ahead(kCheckpointReadAheadBytes);
   uint64_t read_lsn = 0;
   Reader<CheckpointItem> reader(&ahead, [&]() {
     RowKeyCheck key_check(path);
-    return read_checkpoint(
+    ProgressTicker ticker(db->options());
+    RecoveryProgress progress;
+    progress.phase = RecoveryProgress::Phase::kCheckpoint;
+    progress.total_bytes = file_bytes;
+    Status status = read_checkpoint(
         fs, path, &read_lsn, [&](CheckpointBlock type, std::string* block, uint64_t offset) {
           Status checked = key_check.check(type, std::string_view(*block).substr(1), offset);
           if (!checked.ok()) return checked;
           const size_t bytes = block->size();
           CheckpointItem item{type, offset, buffers.take()};
           item.block.swap(*block);
-          if (!ahead.push(std::move(item), bytes)) return Status::Aborted("checkpoint load stopped");
+          if (!ahead.push(std::move(item), bytes))
+            return Status::Aborted("checkpoint load stopped");
+          progress.done_bytes = std::min<uint64_t>(file_bytes, offset + kBlockHeaderBytes + bytes);
+          ticker.tick(progress);
           return Status::OK();
         });
+    if (status.ok()) {
+      progress.done_bytes = file_bytes;
+      progress.finished = true;
+      ticker.tick(progress);
+    }
+    return status;
   });
   Status status = db->write(
       [&](WriteTxn& txn) { return apply_checkpoint(txn, db, &ahead, &buffers, path, &read_lsn); });
@@ -435,7 +471,8 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   ArenaPrefaulter prefaulter(&db->pool_, checkpoint_bytes * 3 / 2);
   const uint64_t load_start_ns = now_ns();
   if (found) {
-    status = load_checkpoint(db, fs, dir + "/" + checkpoint_name(newest), &checkpoint_lsn);
+    status = load_checkpoint(db, fs, dir + "/" + checkpoint_name(newest), checkpoint_bytes,
+                             &checkpoint_lsn);
     if (!status.ok()) return status;
     if (checkpoint_lsn != newest) {
       return Status::Corruption("checkpoint " + dir + "/" + checkpoint_name(newest) +
@@ -448,7 +485,10 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   ReadAhead<LogItem> ahead(kLogReadAheadBytes);
   LogState read_state;
   Reader<LogItem> reader(&ahead, [&]() {
-    return read_log(
+    ProgressTicker ticker(db->options());
+    RecoveryProgress progress;
+    progress.phase = RecoveryProgress::Phase::kLog;
+    Status status = read_log(
         fs, segments, checkpoint_lsn,
         [&](uint64_t lsn, std::string_view payload, const std::string& file, uint64_t offset) {
           replayed_rounds++;
@@ -456,9 +496,17 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
           if (!ahead.push(LogItem{lsn, std::string(payload), at(file, offset)}, payload.size())) {
             return Status::Aborted("log replay stopped");
           }
+          progress.done_bytes = replayed_bytes;
+          progress.rounds = replayed_rounds;
+          ticker.tick(progress);
           return Status::OK();
         },
         &read_state);
+    if (status.ok() && replayed_rounds > 0) {
+      progress.finished = true;
+      ticker.tick(progress);
+    }
+    return status;
   });
   uint64_t saved_bytes = 0;
   status = replay_log(db, &ahead, &saved_bytes);

@@ -29,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -968,6 +969,19 @@ int main(int argc, char** argv) {
   }
   solo::Options options;
   options.dir = dir;
+  // Opening a large database (recovery: ~1 s per GB of checkpoint) shows a
+  // line that it rewrites, when someone watches stderr; nothing for an
+  // open that takes less than half a second.
+  if (isatty(STDERR_FILENO)) {
+    options.recovery_progress = [told = std::make_shared<bool>(false),
+                                 dir](const solo::RecoveryProgress& progress) {
+      if (progress.finished && !*told) return;
+      *told = true;
+      std::cerr << "\r\x1b[K" << (progress.finished ? "solo: recovered " : "solo: recovering ")
+                << dir << ": " << solo::recovery_progress_text(progress)
+                << (progress.finished ? "\n" : "") << std::flush;
+    };
+  }
   auto opened = solo::Database::open(options);
   if (!opened.ok()) {
     std::cerr << "cannot open the database: " << opened.status().ToString() << "\n";

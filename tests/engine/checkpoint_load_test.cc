@@ -427,3 +427,68 @@ TEST_CASE("a checkpoint with rows out of order is refused, naming file and offse
     REQUIRE(db->stats().recovered_checkpoint_bytes > 0);
   }
 }
+
+TEST_CASE("recovery tells its progress: the checkpoint's bytes, then the log's rounds") {
+  FaultFileSystem fs;
+  std::string before;
+  make_checkpoint(fs, &before);
+  std::vector<RecoveryProgress> told;
+  Options options = load_options(&fs);
+  options.recovery_progress_ms = 0;  // every block
+  options.recovery_progress = [&told](const RecoveryProgress& progress) {
+    told.push_back(progress);
+  };
+  auto check_phase = [&told](RecoveryProgress::Phase phase) {
+    std::vector<RecoveryProgress> calls;
+    for (const RecoveryProgress& progress : told) {
+      if (progress.phase == phase) calls.push_back(progress);
+    }
+    REQUIRE(calls.size() >= 2);
+    for (size_t idx = 1; idx < calls.size(); ++idx) {
+      REQUIRE(calls[idx].done_bytes >= calls[idx - 1].done_bytes);
+      REQUIRE(calls[idx - 1].finished == false);
+    }
+    REQUIRE(calls.back().finished);
+    return calls;
+  };
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(test::dump_state(*db) == before);
+    auto calls = check_phase(RecoveryProgress::Phase::kCheckpoint);
+    REQUIRE(calls.back().total_bytes > 0);
+    REQUIRE(calls.back().done_bytes == calls.back().total_bytes);
+    REQUIRE(calls.front().done_bytes < calls.back().total_bytes);
+    REQUIRE(db->stats().replayed_rounds == 0);
+    // Nothing to replay: no log phase.
+    for (const RecoveryProgress& progress : told) {
+      REQUIRE(progress.phase == RecoveryProgress::Phase::kCheckpoint);
+    }
+    for (int n = 0; n < 5; ++n) {
+      REQUIRE(db->write([&](WriteTxn& txn) {
+                  TableId orders = txn.catalog().find_table("orders")->id;
+                  return txn.insert(orders, {Value::Int(1), Value::Int(0), Value::Int(50000 + n),
+                                             Value::Int(1), Value::Null(), Value::Int(n)});
+                }).ok());
+    }
+    db->close();  // too little log for a checkpoint at close
+  }
+  told.clear();
+  auto db = test::open_dir(options);
+  const uint64_t replayed = db->stats().replayed_rounds;
+  REQUIRE(replayed >= 5);
+  auto calls = check_phase(RecoveryProgress::Phase::kLog);
+  REQUIRE(calls.back().rounds == replayed);
+  REQUIRE(calls.back().done_bytes > 0);
+  REQUIRE(calls.back().total_bytes == 0);
+  // With the default interval a quick phase is told only its end.
+  told.clear();
+  db->close();
+  db.reset();
+  options.recovery_progress_ms = 60'000;
+  db = test::open_dir(options);
+  REQUIRE(told.size() == 2);
+  REQUIRE(told[0].phase == RecoveryProgress::Phase::kCheckpoint);
+  REQUIRE(told[0].finished);
+  REQUIRE(told[1].phase == RecoveryProgress::Phase::kLog);
+  REQUIRE(told[1].finished);
+}

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,21 @@ struct RootSet;
 class DbImpl;
 struct AsyncWrite;
 }  // namespace internal
+
+// How far open()'s recovery has got (Options::recovery_progress): first the
+// newest checkpoint is loaded, then the log after it replayed.
+struct RecoveryProgress {
+  enum class Phase : uint8_t { kCheckpoint, kLog };
+  Phase phase = Phase::kCheckpoint;
+  uint64_t done_bytes = 0;   // of the checkpoint file read; of the log's rounds read
+  uint64_t total_bytes = 0;  // the checkpoint file's size; the log: 0 (not known ahead)
+  uint64_t rounds = 0;       // kLog: rounds read so far
+  bool finished = false;     // the phase's last call
+};
+
+// "checkpoint 1.2 of 2.6 GB (46%)", "log 310 MB, 12345 rounds": the figures
+// of `progress` for a progress line.
+std::string recovery_progress_text(const RecoveryProgress& progress);
 
 struct Options {
   // Reclaim at least this many retired nodes per round (more if the round
@@ -128,6 +144,14 @@ struct Options {
   // where an fdatasync takes hundreds of microseconds.
   enum class LogOnOwner : uint8_t { kAuto, kAlways, kNever };
   LogOnOwner log_on_owner = LogOnOwner::kAuto;
+  // Told how open()'s recovery goes, for a progress line on a database
+  // that takes seconds to open (~1 s per GB of checkpoint here): about every
+  // recovery_progress_ms while a phase runs (0: after every block read),
+  // and once when it ends (finished), for a phase with something to read.
+  // Called on the thread that reads the files, not the one in open(); it
+  // must not block long or call into the Database. Empty: not told.
+  std::function<void(const RecoveryProgress&)> recovery_progress;
+  uint32_t recovery_progress_ms = 500;
 };
 
 // How long the owner's rounds took, from taking the batch to sealing it
