@@ -685,9 +685,43 @@ class Scanner {
 
 struct AggState {
   int64_t count = 0;
-  Value acc;
+  Value acc;  // MIN, MAX; SUM and AVG of floating-point values
+  // SUM and AVG of integers and decimals: a 128-bit sum at the largest scale
+  // seen, so that only a result that does not fit fails (22003), not a sum
+  // on the way (AVG of two values near the BIGINT limit).
+  __int128 exact_sum = 0;
+  int exact_scale = 0;
+  int64_t exact_count = 0;
   std::unique_ptr<std::unordered_set<std::string>> seen;
 };
+
+// Adds an integer or decimal value to state's 128-bit sum.
+void AddExact(const Value& value, AggState* state, SourcePos pos) {
+  int64_t units = 0;
+  int scale = 0;
+  if (value.kind() == ValueKind::kInt) {
+    units = value.as_int();
+  } else {
+    units = value.units();
+    scale = value.scale();
+  }
+  // |sum| stays below 2^126: 2^63 per value, rescaled by at most 10^18, for
+  // more rows than a table holds.
+  constexpr __int128 kLimit = static_cast<__int128>(1) << 126;
+  auto overflow = [pos] {
+    ThrowSql(SqlState::kNumericValueOutOfRange, "numeric value out of range", pos);
+  };
+  if (scale > state->exact_scale) {
+    const __int128 factor = kPow10[scale - state->exact_scale];
+    if (state->exact_sum > kLimit / factor || state->exact_sum < -kLimit / factor) overflow();
+    state->exact_sum *= factor;
+    state->exact_scale = scale;
+  }
+  const __int128 addend = static_cast<__int128>(units) * kPow10[state->exact_scale - scale];
+  state->exact_sum += addend;
+  if (state->exact_sum > kLimit || state->exact_sum < -kLimit) overflow();
+  ++state->exact_count;
+}
 
 void Accumulate(const AggSpec& spec, AggState* state, const Frame& frame) {
   if (spec.fn == AggFn::kCountStar) {
@@ -712,7 +746,9 @@ void Accumulate(const AggSpec& spec, AggState* state, const Frame& frame) {
         ThrowSql(SqlState::kUndefinedFunction, "function sum/avg does not exist for this type",
                  spec.arg->pos);
       }
-      if (state->count == 1) {
+      if (value.kind() == ValueKind::kInt || value.kind() == ValueKind::kDecimal) {
+        AddExact(value, state, spec.arg->pos);
+      } else if (state->acc.is_null()) {
         state->acc = value;
       } else {
         Value sum;
@@ -737,13 +773,45 @@ void Finish(const AggSpec& spec, const AggState& state, Value* out) {
   switch (spec.fn) {
     case AggFn::kCountStar:
     case AggFn::kCount: out->SetInt(state.count); return;
+    case AggFn::kSum:
     case AggFn::kAvg: {
       if (state.count == 0) {
         out->SetNull();
         return;
       }
-      Value sum = state.acc;
-      if (sum.kind() == ValueKind::kInt) sum = Value::Decimal(sum.as_int(), 0);
+      const bool is_avg = spec.fn == AggFn::kAvg;
+      Value exact;  // the integers' and decimals' part
+      if (state.exact_count > 0) {
+        if (is_avg && state.acc.is_null()) {
+          DivideDecimal(state.exact_sum, state.exact_scale, state.count, 0, out, spec.arg->pos);
+          return;
+        }
+        const bool fits = state.exact_sum >= INT64_MIN && state.exact_sum <= INT64_MAX;
+        if (!fits) {
+          ThrowSql(
+              SqlState::kNumericValueOutOfRange,
+              state.exact_scale == 0 ? "bigint value out of range" : "numeric value out of range",
+              spec.arg->pos);
+        }
+        const auto units = static_cast<int64_t>(state.exact_sum);
+        if (state.exact_scale == 0) {
+          exact.SetInt(units);
+        } else {
+          exact.SetDecimal(units, state.exact_scale);
+        }
+      }
+      Value sum;  // with the floating-point part, if any
+      if (state.acc.is_null()) {
+        sum = exact;
+      } else if (exact.is_null()) {
+        sum = state.acc;
+      } else {
+        Arithmetic(BinaryOp::kAdd, state.acc, exact, &sum, spec.arg->pos);
+      }
+      if (!is_avg) {
+        *out = sum;
+        return;
+      }
       Arithmetic(BinaryOp::kDiv, sum, Value::Int(state.count), out, spec.arg->pos);
       return;
     }

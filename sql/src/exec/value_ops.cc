@@ -202,6 +202,31 @@ void Negate(const Value& operand, Value* out, SourcePos pos) {
   }
 }
 
+void DivideDecimal(__int128 lu, int ls, __int128 ru, int rs, Value* out, SourcePos pos) {
+  int scale = std::min(kMaxDecimalScale, std::max(ls, rs) + 6);
+  // lu/10^ls / (ru/10^rs) * 10^scale = lu * 10^(scale - ls + rs) / ru
+  int shift = scale - ls + rs;
+  __int128 num = lu;
+  __int128 den = ru;
+  while (shift > 0) {
+    int step = std::min(shift, 18);
+    if (num > (static_cast<__int128>(1) << 100) / kPow10[step] ||
+        num < -(static_cast<__int128>(1) << 100) / kPow10[step]) {
+      Overflow(pos);
+    }
+    num *= kPow10[step];
+    shift -= step;
+  }
+  if (shift < 0) den *= kPow10[-shift];
+  __int128 result = DivRound(num, den);
+  while (!FitsInt64(result) && scale > 0) {
+    result = DivRound(result, 10);
+    --scale;
+  }
+  if (!FitsInt64(result)) Overflow(pos);
+  out->SetDecimal(static_cast<int64_t>(result), scale);
+}
+
 void Arithmetic(BinaryOp op, const Value& left_in, const Value& right_in, Value* out,
                 SourcePos pos) {
   const Value* left = &left_in;
@@ -295,30 +320,10 @@ void Arithmetic(BinaryOp op, const Value& left_in, const Value& right_in, Value*
       }
       break;
     }
-    case BinaryOp::kDiv: {
+    case BinaryOp::kDiv:
       if (ru == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
-      scale = std::min(kMaxDecimalScale, std::max(ls, rs) + 6);
-      // lu/10^ls / (ru/10^rs) * 10^scale = lu * 10^(scale - ls + rs) / ru
-      int shift = scale - ls + rs;
-      __int128 num = lu;
-      __int128 den = ru;
-      while (shift > 0) {
-        int step = std::min(shift, 18);
-        if (num > (static_cast<__int128>(1) << 100) / kPow10[step] ||
-            num < -(static_cast<__int128>(1) << 100) / kPow10[step]) {
-          Overflow(pos);
-        }
-        num *= kPow10[step];
-        shift -= step;
-      }
-      if (shift < 0) den *= kPow10[-shift];
-      result = DivRound(num, den);
-      while (!FitsInt64(result) && scale > 0) {
-        result = DivRound(result, 10);
-        --scale;
-      }
-      break;
-    }
+      DivideDecimal(lu, ls, ru, rs, out, pos);
+      return;
     default: {  // kMod
       if (ru == 0) ThrowSql(SqlState::kDivisionByZero, "division by zero", pos);
       scale = std::max(ls, rs);

@@ -36,6 +36,11 @@ int CompareValues(const Value& left, const Value& right, SourcePos pos = {});
 // Binary arithmetic on non-NULL values into *out.
 void Arithmetic(BinaryOp op, const Value& left, const Value& right, Value* out, SourcePos pos);
 void Negate(const Value& operand, Value* out, SourcePos pos);
+// (lu / 10^ls) / (ru / 10^rs) as a decimal into *out, ru != 0: 6 more
+// fraction digits than the wider operand (at most 18), fewer where the
+// result would not fit 64 bits; 22003 if even no fraction does. Division's
+// numeric case, and AVG's over a 128-bit sum.
+void DivideDecimal(__int128 lu, int ls, __int128 ru, int rs, Value* out, SourcePos pos);
 // left || right, both non-NULL (any kinds, printed as text).
 void Concat(const Value& left, const Value& right, Value* out);
 
