@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -932,6 +933,10 @@ int Usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write past a file size limit (ulimit -f: the log, a checkpoint, an
+  // .output file) fails with EFBIG and is reported naming the file, instead
+  // of SIGXFSZ killing the shell without a word.
+  signal(SIGXFSZ, SIG_IGN);
   std::string dir;
   std::string command;
   std::string script;

@@ -418,6 +418,19 @@ if [ -w /dev/full ]; then
   check "output file full: status" "1" "$rc"
   check "output file full: message" "cannot write to /dev/full: the output is incomplete" "$err"
 fi
+# A file size limit (ulimit -f) is the same: the write fails with EFBIG and
+# is reported (SIGXFSZ, which used to end the shell without a word, is
+# ignored).
+big_sql="$tmp/big.sql"
+{
+  echo "CREATE TABLE wide (a INT PRIMARY KEY, b VARCHAR(200));"
+  for n in $(seq 1 100); do echo "INSERT INTO wide VALUES ($n, '$(printf '%0100d' $n)');"; done
+  echo ".output $tmp/limited.out"
+  echo "SELECT * FROM wide;"
+} >"$big_sql"
+err=$( (ulimit -f 4; exec "$SOLO" -f "$big_sql") 2>&1); rc=$?
+check "file size limit: status" "1" "$rc"
+check "file size limit: message" "cannot write to $tmp/limited.out: the output is incomplete" "$err"
 # .quit stops every input level (a .read's too) and returns to main, which
 # closes the database (it was std::exit with the engine's threads running).
 printf 'select 1;\n.quit\nselect 2;\n' > "$tmp/quit.sql"
