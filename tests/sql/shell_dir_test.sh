@@ -28,6 +28,9 @@ check "file as directory: message" "cannot open the database: $scratch/docs/note
 err=$("$SOLO" "$scratch/new" -c "CREATE TABLE t(a INT PRIMARY KEY); INSERT INTO t VALUES (7)" 2>&1); rc=$?
 check "new directory: status" "0" "$rc"
 check "new directory: no note without a prompt" "" "$err"
+# It is small: 2 MiB log segments (it was 160 MB of 32 MiB ones).
+kib=$(du -sk "$scratch/new" | cut -f1)
+if [ "$kib" -gt 20480 ]; then check "new database: at most 20 MiB" "<= 20480 KiB" "$kib KiB"; fi
 mkdir "$scratch/empty"
 out=$("$SOLO" "$scratch/empty" -c "SELECT 1" 2>&1); rc=$?
 check "empty directory" "0 1" "$rc $out"
