@@ -981,6 +981,11 @@ int main(int argc, char** argv) {
   // existing database keeps the segments it has.
   options.log_segment_bytes = uint64_t{2} << 20;
   options.checkpoint_log_bytes = uint64_t{4} << 20;
+  // For shell_close_test only: 0 turns the background checkpoints off, so
+  // that the log since the newest checkpoint is what the test wrote.
+  if (const char* mib = std::getenv("SOLO_SHELL_TEST_CHECKPOINT_LOG_MIB")) {
+    options.checkpoint_log_bytes = std::strtoull(mib, nullptr, 10) << 20;
+  }
   // Opening a large database (recovery: ~1 s per GB of checkpoint) shows a
   // line that it rewrites, when someone watches stderr; nothing for an
   // open that takes less than half a second.
