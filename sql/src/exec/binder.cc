@@ -287,8 +287,164 @@ BExprPtr CloneExpr(const BExpr& expr) {
   out->cast_type = expr.cast_type;
   out->bpchar_length = expr.bpchar_length;
   out->varchar = expr.varchar;
+  out->known_type = expr.known_type;
   for (const BExprPtr& arg : expr.args) out->args.push_back(CloneExpr(*arg));
   return out;  // never called on expressions with subqueries
+}
+
+// --- static types (sql/README.md "Types") ------------------------------------------
+
+// The SQL type of expr's value where the binder can tell: a column, a cast
+// or a subquery's output (BExpr::known_type), a number literal, and what
+// follows from them (arithmetic, ||, the scalar functions, CASE and
+// COALESCE). nullopt for a string literal or a parameter, which take the
+// type of what they meet (PostgreSQL's "unknown"), NULL and the rest.
+std::optional<Type> KnownType(const BExpr& expr) {
+  switch (expr.kind) {
+    case BKind::kConst:
+      switch (expr.constant.kind()) {
+        case ValueKind::kInt: {
+          const int64_t number = expr.constant.as_int();
+          return number >= INT32_MIN && number <= INT32_MAX ? Type::kInteger : Type::kBigInt;
+        }
+        case ValueKind::kDecimal:
+          return Type::kDecimal;
+        case ValueKind::kDouble:
+          return Type::kDouble;
+        default:
+          return std::nullopt;
+      }
+    case BKind::kColumn:
+    case BKind::kCast:
+    case BKind::kSubquery:
+      return expr.known_type;
+    case BKind::kNegate:
+    case BKind::kArith:
+      for (const BExprPtr& arg : expr.args) {
+        if (auto type = KnownType(*arg)) return type;
+      }
+      return std::nullopt;
+    case BKind::kConcat:
+      return Type::kText;
+    case BKind::kCase: {
+      const size_t first_when = expr.has_operand ? 1 : 0;
+      const size_t when_end = expr.args.size() - (expr.has_else ? 1 : 0);
+      for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
+        if (auto type = KnownType(*expr.args[arg + 1])) return type;
+      }
+      return expr.has_else ? KnownType(*expr.args.back()) : std::nullopt;
+    }
+    case BKind::kFunction:
+      switch (expr.function) {
+        case ScalarFn::kCoalesce:
+        case ScalarFn::kNullif:
+        case ScalarFn::kAbs:
+          for (const BExprPtr& arg : expr.args) {
+            if (auto type = KnownType(*arg)) return type;
+          }
+          return std::nullopt;
+        case ScalarFn::kLength:
+        case ScalarFn::kOctetLength:
+          return Type::kInteger;
+        default:
+          return Type::kText;  // substr, upper, lower, trim, the CHAR(n) ones
+      }
+    default:
+      return std::nullopt;  // booleans (comparisons, AND, LIKE, ...), NULL, parameters
+  }
+}
+
+enum class TypeFamily { kString, kNumber, kTimestamp };
+
+TypeFamily FamilyOf(Type type) {
+  if (type_is_string(type)) return TypeFamily::kString;
+  return type == Type::kTimestamp ? TypeFamily::kTimestamp : TypeFamily::kNumber;
+}
+
+// PostgreSQL's name of a type in its messages ("character varying").
+std::string_view PgTypeName(Type type) {
+  switch (type) {
+    case Type::kSmallInt:
+      return "smallint";
+    case Type::kInteger:
+      return "integer";
+    case Type::kBigInt:
+      return "bigint";
+    case Type::kDecimal:
+      return "numeric";
+    case Type::kChar:
+      return "character";
+    case Type::kVarChar:
+      return "character varying";
+    case Type::kText:
+      return "text";
+    case Type::kTimestamp:
+      return "timestamp without time zone";
+    case Type::kDouble:
+      return "double precision";
+  }
+  return "unknown";
+}
+
+// 42883 when `left op right` mixes a text with a number or a timestamp, or
+// a number with a timestamp, both of known type (PostgreSQL has no such
+// operator; a string literal or a parameter takes the other side's type).
+void CheckOperands(const BExpr& left, std::string_view op, const BExpr& right, SourcePos pos) {
+  const std::optional<Type> left_type = KnownType(left);
+  const std::optional<Type> right_type = KnownType(right);
+  if (!left_type || !right_type || FamilyOf(*left_type) == FamilyOf(*right_type)) return;
+  ThrowSql(SqlState::kUndefinedFunction,
+           fmt::format("operator does not exist: {} {} {}", PgTypeName(*left_type), op,
+                       PgTypeName(*right_type)),
+           pos);
+}
+
+std::string_view OperatorText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kEq:
+      return "=";
+    case BinaryOp::kNe:
+      return "<>";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
+    default:
+      return "?";
+  }
+}
+
+// 42804 when the values a CASE or COALESCE may give are of known types of
+// different families ("CASE types text and integer cannot be matched").
+void CheckCommonType(std::string_view what, const std::vector<const BExpr*>& results,
+                     SourcePos pos) {
+  std::optional<Type> first;
+  for (const BExpr* result : results) {
+    const std::optional<Type> type = KnownType(*result);
+    if (!type) continue;
+    if (!first) {
+      first = type;
+    } else if (FamilyOf(*first) != FamilyOf(*type)) {
+      ThrowSql(SqlState::kDatatypeMismatch,
+               fmt::format("{} types {} and {} cannot be matched", what, PgTypeName(*first),
+                           PgTypeName(*type)),
+               result->pos.valid() ? result->pos : pos);
+    }
+  }
 }
 
 // --- CHAR(n) (sql/README.md "CHAR(n)") -------------------------------------------------
@@ -298,11 +454,13 @@ void SetColumnType(const FromItem& item, size_t col, BExpr* expr) {
   if (item.derived) {
     expr->bpchar_length = item.derived->outputs[col]->bpchar_length;
     expr->varchar = item.derived->outputs[col]->varchar;
+    expr->known_type = KnownType(*item.derived->outputs[col]);
     return;
   }
   const solo::ColumnDef& column = item.columns[col];
   if (column.type == Type::kChar) expr->bpchar_length = column.length;
   expr->varchar = column.type == Type::kVarChar;
+  expr->known_type = column.type;
 }
 
 BExprPtr WrapFunction(ScalarFn function, BExprPtr arg, uint32_t index = 0) {
@@ -363,6 +521,7 @@ void BindCharFunction(BExpr* expr) {
       }
       return;
     case ScalarFn::kNullif:
+      CheckOperands(*expr->args[0], "=", *expr->args[1], expr->pos);
       CoerceComparison(&expr->args[0], &expr->args[1]);
       expr->bpchar_length = expr->args[0]->bpchar_length;
       expr->varchar = expr->args[0]->varchar;
@@ -370,6 +529,7 @@ void BindCharFunction(BExpr* expr) {
     case ScalarFn::kCoalesce: {
       std::vector<const BExpr*> results;
       for (const BExprPtr& arg : expr->args) results.push_back(arg.get());
+      CheckCommonType("COALESCE", results, expr->pos);
       expr->bpchar_length = CommonBpcharLength(results);
       return;
     }
@@ -617,6 +777,22 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
       expr->bpchar_length = spec.arg->bpchar_length;
       expr->varchar = spec.arg->varchar;
     }
+    switch (spec.fn) {
+      case AggFn::kCountStar:
+      case AggFn::kCount:
+        expr->known_type = Type::kBigInt;
+        break;
+      case AggFn::kAvg: {
+        const std::optional<Type> arg = KnownType(*spec.arg);
+        expr->known_type = arg == Type::kDouble ? Type::kDouble : Type::kDecimal;
+        if (arg && !type_is_string(*arg) && *arg != Type::kTimestamp) break;
+        expr->known_type = arg;  // SUM/AVG of text or a timestamp fail when they run
+        break;
+      }
+      default:
+        expr->known_type = KnownType(*spec.arg);
+        break;  // SUM, MIN, MAX
+    }
     agg->plan->aggs.push_back(std::move(spec));
     return expr;
   }
@@ -660,6 +836,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         ref->index = static_cast<uint32_t>(key);
         ref->bpchar_length = agg->plan->group_keys[key]->bpchar_length;
         ref->varchar = agg->plan->group_keys[key]->varchar;
+        ref->known_type = KnownType(*agg->plan->group_keys[key]);
         return ref;
       }
     }
@@ -729,7 +906,17 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->binary = bin.op == BinaryOp::kNe ? BinaryOp::kNe : bin.op;
       out->args.push_back(BindExpr(*bin.left, scope, agg));
       out->args.push_back(BindExpr(*bin.right, scope, agg));
-      if (kind == BKind::kCompare) CoerceComparison(&out->args[0], &out->args[1]);
+      if (kind == BKind::kCompare) {
+        CheckOperands(*out->args[0], OperatorText(bin.op), *out->args[1], expr.pos);
+        CoerceComparison(&out->args[0], &out->args[1]);
+      } else if (kind == BKind::kArith) {
+        // Text in arithmetic (a timestamp's is left to the executor).
+        const std::optional<Type> left = KnownType(*out->args[0]);
+        const std::optional<Type> right = KnownType(*out->args[1]);
+        if ((left && type_is_string(*left)) || (right && type_is_string(*right))) {
+          CheckOperands(*out->args[0], OperatorText(bin.op), *out->args[1], expr.pos);
+        }
+      }
       return out;
     }
     case ExprKind::kIsNull: {
@@ -745,11 +932,13 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       low->binary = BinaryOp::kGe;
       low->args.push_back(BindExpr(*between.operand, scope, agg));
       low->args.push_back(BindExpr(*between.low, scope, agg));
+      CheckOperands(*low->args[0], ">=", *low->args[1], expr.pos);
       CoerceComparison(&low->args[0], &low->args[1]);
       auto high = MakeExpr(BKind::kCompare, expr.pos);
       high->binary = BinaryOp::kLe;
       high->args.push_back(BindExpr(*between.operand, scope, agg));
       high->args.push_back(BindExpr(*between.high, scope, agg));
+      CheckOperands(*high->args[0], "<=", *high->args[1], expr.pos);
       CoerceComparison(&high->args[0], &high->args[1]);
       auto both = MakeExpr(BKind::kAnd, expr.pos);
       both->args.push_back(std::move(low));
@@ -764,7 +953,10 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       auto out = MakeExpr(BKind::kInList, expr.pos);
       out->negated = in.negated;
       out->args.push_back(BindExpr(*in.operand, scope, agg));
-      for (const ExprPtr& item : in.list) out->args.push_back(BindExpr(*item, scope, agg));
+      for (const ExprPtr& item : in.list) {
+        out->args.push_back(BindExpr(*item, scope, agg));
+        CheckOperands(*out->args[0], "=", *out->args.back(), out->args.back()->pos);
+      }
       if (out->args[0]->bpchar_length > 0) {
         for (size_t arg = 1; arg < out->args.size(); ++arg) CoerceToBpchar(&out->args[arg]);
       }
@@ -792,6 +984,9 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       if (kind == BKind::kSubquery) {
         out->bpchar_length = out->subquery->outputs[0]->bpchar_length;
         out->varchar = out->subquery->outputs[0]->varchar;
+        out->known_type = KnownType(*out->subquery->outputs[0]);
+      } else if (kind == BKind::kInSubquery) {
+        CheckOperands(*out->args[0], "=", *out->subquery->outputs[0], expr.pos);
       }
       return out;
     }
@@ -829,10 +1024,14 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       const size_t first_when = out->has_operand ? 1 : 0;
       const size_t when_end = out->args.size() - (out->has_else ? 1 : 0);
       for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
-        if (out->has_operand) CoerceComparison(&out->args[0], &out->args[arg]);
+        if (out->has_operand) {
+          CheckOperands(*out->args[0], "=", *out->args[arg], out->args[arg]->pos);
+          CoerceComparison(&out->args[0], &out->args[arg]);
+        }
         results.push_back(out->args[arg + 1].get());
       }
       if (out->has_else) results.push_back(out->args.back().get());
+      CheckCommonType("CASE", results, expr.pos);
       out->bpchar_length = CommonBpcharLength(results);
       return out;
     }
@@ -843,6 +1042,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->args.push_back(BindExpr(*cast.operand, scope, agg));
       if (out->cast_type.type == Type::kChar) out->bpchar_length = out->cast_type.length;
       out->varchar = out->cast_type.type == Type::kVarChar;
+      out->known_type = out->cast_type.type;
       return out;
     }
     case ExprKind::kFunction: return BindFunction(expr.As<FunctionExpr>(), scope, agg);

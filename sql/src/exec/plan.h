@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,12 @@ struct BExpr {
   // with a CHAR as a CHAR does.
   uint32_t bpchar_length = 0;
   bool varchar = false;
+  // kColumn, kCast, kSubquery: the value's SQL type where the binder knows
+  // it (a table's column, a cast, an aggregate or group key over a typed
+  // value); KnownType (binder.cc) derives the rest. Mixing text with a
+  // number or a timestamp is then refused at bind time (42883, 42804), as in
+  // PostgreSQL, instead of being converted row by row.
+  std::optional<solo::Type> known_type;
   std::vector<std::unique_ptr<BExpr>> args;
   std::unique_ptr<SelectPlan> subquery;
 };
