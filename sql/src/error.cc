@@ -50,6 +50,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kCharacterNotInRepertoire, "22021"},
     StateEntry{SqlState::kTooManyColumns, "54011"},
     StateEntry{SqlState::kInsufficientPrivilege, "42501"},
+    StateEntry{SqlState::kQueryCanceled, "57014"},
     StateEntry{SqlState::kInternalError, "XX000"},
 };
 static_assert(kStateTable.size() == static_cast<size_t>(SqlState::kInternalError) + 1);

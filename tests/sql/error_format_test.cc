@@ -22,6 +22,8 @@ TEST_CASE("error: every state has a distinct five-character code", "[error]") {
   CHECK(SqlStateCode(SqlState::kNumericValueOutOfRange) == "22003");
   CHECK(SqlStateCode(SqlState::kDivisionByZero) == "22012");
   CHECK(SqlStateCode(SqlState::kInFailedSqlTransaction) == "25P02");
+  CHECK(SqlStateCode(SqlState::kQueryCanceled) == "57014");
+  CHECK(SqlStateFromCode("57014") == SqlState::kQueryCanceled);
   CHECK_FALSE(SqlStateFromCode("99999").has_value());
 }
 

@@ -63,6 +63,7 @@ enum class SqlState : uint8_t {
   kCharacterNotInRepertoire,      // 22021 (text that is not UTF-8, or a NUL byte)
   kTooManyColumns,                // 54011 (a table of more than 1,600 columns)
   kInsufficientPrivilege,         // 42501 (changing a system table)
+  kQueryCanceled,                 // 57014 (the caller's cancel flag was set)
   kInternalError,                 // XX000
 };
 
