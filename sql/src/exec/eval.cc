@@ -205,6 +205,10 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
 
 }  // namespace
 
+void ThrowCanceled() {
+  ThrowSql(SqlState::kQueryCanceled, "canceling statement due to user request");
+}
+
 // The value of a slot, parameter or constant, in place; nullptr for any
 // other expression (and for a missing parameter, which Eval reports).
 inline const Value* Leaf(const BExpr& expr, const Frame& frame) {

@@ -2,6 +2,8 @@
 // only (ExecEnv, Frame, SelectRun): plans are never written.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,13 +26,36 @@ struct ExecScratch {
   std::vector<solo::ColumnView> columns;
 };
 
+// How many rows a statement's loops run between two looks at its cancel
+// flag: a relaxed load every 1024 rows costs nothing measurable, and a scan
+// reads that many in well under a millisecond.
+inline constexpr uint32_t kCancelCheckRows = 1024;
+
 // What one statement execution reads: the transaction view, the writer (on
-// the owner, else null) and the parameters.
+// the owner, else null), the parameters and the caller's cancel flag.
 struct ExecEnv {
   const TxnView* view = nullptr;
   WriteTxn* write = nullptr;
   std::span<const Value> params;
+  // Set by another thread (or a signal handler) to end the statement with
+  // 57014; null: the statement cannot be cancelled, and no loop looks.
+  const std::atomic<bool>* cancel = nullptr;
+  uint32_t rows_to_cancel_check = kCancelCheckRows;  // CountRowForCancel's countdown
 };
+
+// Throws 57014, "canceling statement due to user request" (PostgreSQL's words).
+[[noreturn]] void ThrowCanceled();
+
+// Counts one row of a loop a long statement spends its time in (a scan's
+// rows, a derived table's rows, an UPDATE's or DELETE's changes); every
+// kCancelCheckRows rows looks at env->cancel and throws 57014 when it is
+// set. Without a flag, one predictable branch.
+inline void CountRowForCancel(ExecEnv* env) {
+  if (env->cancel == nullptr) return;
+  if (--env->rows_to_cancel_check != 0) return;
+  env->rows_to_cancel_check = kCancelCheckRows;
+  if (env->cancel->load(std::memory_order_relaxed)) ThrowCanceled();
+}
 
 // The row being evaluated: its slots and the enclosing query's frame (for
 // correlated subqueries).

@@ -456,6 +456,7 @@ class Scanner {
       }
       size_t width = level.columns;
       for (size_t start = 0; width > 0 && start < state.derived_rows.size(); start += width) {
+        CountRowForCancel(frame_.env);
         for (size_t col = 0; col < width; ++col) slots_[level.slot_base + col] = state.derived_rows[start + col];
         if (!Filters(level.on)) continue;
         matched = true;
@@ -506,7 +507,9 @@ class Scanner {
                fmt::format("table \"{}\" changed since the statement was prepared", level.name));
     }
     state.cursor.emplace(std::move(cursor.value()));
+    ExecEnv* env = frame_.env;
     for (; state.cursor->valid(); state.cursor->next()) {
+      CountRowForCancel(env);
       std::string_view row;
       if (is_index) {
         state.primary_key = state.cursor->value();

@@ -30,6 +30,7 @@ struct Session::Txn {
   std::string_view sql;
   std::span<const Value> params;
   ResultSet* out = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
   // Answer (owner -> session).
   bool answered = false;
   SqlStatus result;
@@ -128,6 +129,7 @@ SqlStatus Session::Exec(std::string_view sql, std::span<const Value> params, Res
   txn.sql = sql;
   txn.params = params;
   txn.out = out;
+  txn.cancel = cancel_;
   txn.answered = false;
   txn.cv.notify_all();
   txn.cv.wait(lock, [&] { return txn.answered || txn.finished; });
@@ -153,14 +155,14 @@ SqlStatus Session::ExecAutocommit(std::string_view sql, std::span<const Value> p
       return Status::OK();
     }
     if (!prepared->read_only()) return Status::OK();
-    result = prepared->Execute(view, params, out);
+    result = prepared->Execute(view, params, out, cancel_);
     if (!result.ok() && result.error().state() == SqlState::kObjectNotInPrerequisiteState) {
       cache_.erase(std::string(sql));
       Result<PreparedStatement> again = PreparedStatement::Prepare(view, sql);
       if (!again.ok()) {
         result = again.error();
       } else {
-        result = again->Execute(view, params, out);
+        result = again->Execute(view, params, out, cancel_);
       }
     }
     done = true;
@@ -174,11 +176,11 @@ SqlStatus Session::ExecAutocommit(std::string_view sql, std::span<const Value> p
       result = prepared.error();
       return Status::Aborted("error");
     }
-    result = prepared->Execute(txn, params, out);
+    result = prepared->Execute(txn, params, out, cancel_);
     if (!result.ok() && result.error().state() == SqlState::kObjectNotInPrerequisiteState) {
       cache_.erase(std::string(sql));
       Result<PreparedStatement> again = PreparedStatement::Prepare(txn, sql);
-      result = again.ok() ? again->Execute(txn, params, out) : SqlStatus(again.error());
+      result = again.ok() ? again->Execute(txn, params, out, cancel_) : SqlStatus(again.error());
     }
     return result.ok() ? Status::OK() : Status::Aborted("error");
   });
@@ -220,9 +222,10 @@ SqlStatus Session::Begin() {
         if (!prepared.ok()) {
           txn->result = prepared.error();
         } else if (prepared->read_only()) {
-          txn->result = prepared->Execute(static_cast<const TxnView&>(write), txn->params, txn->out);
+          txn->result = prepared->Execute(static_cast<const TxnView&>(write), txn->params, txn->out,
+                                          txn->cancel);
         } else {
-          txn->result = prepared->Execute(write, txn->params, txn->out);
+          txn->result = prepared->Execute(write, txn->params, txn->out, txn->cancel);
         }
         if (!txn->result.ok()) txn->failed = true;
         txn->answered = true;

@@ -442,6 +442,7 @@ uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, R
   RunScan(*modify.scan, env, nullptr, &collector);
   const ScanLevel& level = modify.scan->levels[0];
   for (size_t idx = 0; idx < collector.size(); ++idx) {
+    CountRowForCancel(env);  // undone with the rest of the statement by the caller
     std::string_view key = collector.key(idx);
     Status status;
     if (is_update) {
@@ -500,7 +501,7 @@ SqlError ExtraParameterError(const Plan& plan, size_t given) {
 }
 
 SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
-              std::span<const Value> params, ResultSet* out) {
+              std::span<const Value> params, ResultSet* out, const std::atomic<bool>* cancel) {
   const Plan& plan = *plan_ptr;
   if (out != nullptr) {
     out->ResetFor(plan_ptr, plan.column_names,
@@ -541,7 +542,10 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
   env.view = &view;
   env.write = write;
   env.params = params;
+  env.cancel = cancel;
   try {
+    // A flag set before the statement starts cancels it, however few rows it reads.
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) ThrowCanceled();
     if (plan.explain) {
       if (out != nullptr) {
         for (const std::string& line : ExplainPlan(plan)) out->AppendRow()->SetText(line);
@@ -584,14 +588,14 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
 
 }  // namespace
 
-SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> params,
-                                     ResultSet* out) const {
+SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> params, ResultSet* out,
+                                     const std::atomic<bool>* cancel) const {
   if (plan_->statement_class == StatementClass::kTransaction) {
     return SqlError(SqlState::kActiveSqlTransaction,
                     fmt::format("{} is run by a session, not inside a transaction function",
                                 StatementKindName(plan_->kind)));
   }
-  return Run(plan_, txn, &txn, params, out);
+  return Run(plan_, txn, &txn, params, out, cancel);
 }
 
 namespace {
@@ -664,12 +668,12 @@ SqlStatus PreparedStatement::ExecuteBatch(WriteTxn& txn,
 }
 
 SqlStatus PreparedStatement::Execute(const TxnView& view, std::span<const Value> params,
-                                     ResultSet* out) const {
+                                     ResultSet* out, const std::atomic<bool>* cancel) const {
   if (plan_->statement_class != StatementClass::kRead) {
     return SqlError(SqlState::kFeatureNotSupported,
                     fmt::format("{} needs a write transaction", StatementKindName(plan_->kind)));
   }
-  return Run(plan_, view, nullptr, params, out);
+  return Run(plan_, view, nullptr, params, out, cancel);
 }
 
 }  // namespace solo::sql

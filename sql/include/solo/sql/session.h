@@ -16,6 +16,7 @@
 // owner). Many sessions may share one Database.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,16 @@ class Session {
   SqlStatus Exec(std::string_view sql, std::span<const Value> params, ResultSet* out);
   SqlStatus Exec(std::string_view sql, ResultSet* out = nullptr) { return Exec(sql, {}, out); }
 
+  // Every statement Exec runs from now on looks at *flag (null: none) as
+  // PreparedStatement::Execute's `cancel` does: setting it, from any thread
+  // or a signal handler, makes the running statement fail with 57014, as
+  // any error does (autocommit: undone; inside BEGIN: the transaction is
+  // then failed, 25P02 until ROLLBACK). BEGIN, COMMIT and ROLLBACK are never
+  // cancelled. The session only reads the flag: the caller clears it (a
+  // flag left set cancels each later statement when it starts). *flag must
+  // outlive the session or the next call. Not while Exec runs.
+  void set_cancel_flag(const std::atomic<bool>* flag) { cancel_ = flag; }
+
   bool in_transaction() const;
   Database& database() const { return db_; }
 
@@ -64,6 +75,7 @@ class Session {
 
   Database& db_;
   Options options_;
+  const std::atomic<bool>* cancel_ = nullptr;  // set_cancel_flag's
   std::unique_ptr<Txn> txn_;
   bool timed_out_ = false;
   std::unordered_map<std::string, PreparedStatement> cache_;

@@ -10,6 +10,7 @@
 // db.write() with the WriteTxn.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -145,7 +146,15 @@ class PreparedStatement {
   // may have made part of its changes: the caller must then undo the
   // transaction (return an error from the write fn, or txn.rollback()).
   // kTransaction statements are refused (a Session runs them).
-  SqlStatus Execute(WriteTxn& txn, std::span<const Value> params, ResultSet* out) const;
+  // `cancel` (may be null; must outlive the call) may be set by any thread,
+  // or a signal handler, while the statement runs: the statement then fails
+  // with 57014 (kQueryCanceled), the caller undoing its changes as after any
+  // error. It is looked at when the statement starts and every 1,024 rows
+  // of a scan or of an UPDATE's or DELETE's changes (not inside a sort or
+  // grouping of rows already read). The call only reads the flag; the
+  // caller clears it.
+  SqlStatus Execute(WriteTxn& txn, std::span<const Value> params, ResultSet* out,
+                    const std::atomic<bool>* cancel = nullptr) const;
 
   // Executes the statement once per parameter set, in order, as as many
   // Execute() calls would, and calls each(k, *out) after the k-th (*out
@@ -161,8 +170,9 @@ class PreparedStatement {
 
   // Executes a kRead statement on the calling thread against `view` (a
   // ReadTxn inside db.read(), or a WriteTxn on the owner). Refuses others
-  // with 25006-like kFeatureNotSupported. Any thread.
-  SqlStatus Execute(const TxnView& view, std::span<const Value> params, ResultSet* out) const;
+  // with 25006-like kFeatureNotSupported. Any thread. `cancel` as above.
+  SqlStatus Execute(const TxnView& view, std::span<const Value> params, ResultSet* out,
+                    const std::atomic<bool>* cancel = nullptr) const;
 
   // EXPLAIN's text for this statement: one line per plan node.
   std::vector<std::string> Explain() const;
