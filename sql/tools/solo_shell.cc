@@ -6,8 +6,10 @@
 // With -c runs SQL, with -f the script in FILE, and exits; with SQL on
 // standard input (not a terminal) runs it and exits; otherwise reads
 // statements interactively (readline editing and history, statements end
-// with ';', Ctrl-C drops the statement being typed: terminal_input.h).
-// Non-interactive runs stop at the first error with exit status 1. Errors
+// with ';', Ctrl-C drops the statement being typed or cancels the running
+// one, 57014: terminal_input.h).
+// Non-interactive runs stop at the first error with exit status 1 (Ctrl-C
+// cancels the running statement: an error, 57014). Errors
 // are printed with the line and a caret under the column; in a file (-f,
 // .read) they start with the file's name and the line where the statement
 // starts. Dot commands: see kHelp.
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -203,6 +206,8 @@ class Shell {
   // errors naming path. False also when path cannot be read.
   bool RunFile(const std::string& path);
   void Interactive();
+  // The flag that cancels the running statement (Session::set_cancel_flag).
+  void set_cancel_flag(const std::atomic<bool>* flag) { session_.set_cancel_flag(flag); }
   // Closes an .output file and flushes standard output; false (with a
   // message) when something written could not be stored.
   bool FinishOutput();
@@ -866,6 +871,7 @@ bool Shell::Import(const std::string& path, const std::string& table, uint64_t s
 
 void Shell::Interactive() {
   TerminalInput input;
+  session_.set_cancel_flag(input.cancel_flag());
   StatementSplitter splitter;
   std::vector<StatementSplitter::Piece> pieces;
   for (;;) {
@@ -886,9 +892,15 @@ void Shell::Interactive() {
       continue;
     }
     splitter.AddLine(line, &pieces);
-    for (const StatementSplitter::Piece& piece : pieces) RunStatement(piece);
+    for (const StatementSplitter::Piece& piece : pieces) {
+      RunStatement(piece);  // a Ctrl-C meanwhile: 57014 (terminal_input.h)
+      if (input.cancel_requested()) break;
+    }
     pieces.clear();
+    // Ctrl-C stops what the line asked for: its later statements too.
+    if (input.cancel_requested()) splitter = StatementSplitter();
   }
+  session_.set_cancel_flag(nullptr);
 }
 
 constexpr const char* kUsage = "usage: solo [DIR] [-c SQL | -f FILE]\n";
@@ -1008,15 +1020,25 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   {
     Shell shell(*db, interactive);
-    if (from_file) {
-      exit_code = shell.RunFile(script) ? 0 : 1;
-    } else if (has_command) {
-      std::istringstream text(command);
-      exit_code = shell.RunScript(text) ? 0 : 1;
-    } else if (!interactive) {
-      exit_code = shell.RunScript(std::cin) ? 0 : 1;
-    } else {
+    if (interactive) {
       shell.Interactive();
+    } else {
+      // Ctrl-C cancels the running statement, which fails the script.
+      solo::shell::ScriptInterrupt interrupt;
+      shell.set_cancel_flag(interrupt.cancel_flag());
+      bool ok = false;
+      if (from_file) {
+        ok = shell.RunFile(script);
+      } else if (has_command) {
+        std::istringstream text(command);
+        ok = shell.RunScript(text);
+      } else {
+        ok = shell.RunScript(std::cin);
+      }
+      // Also after the last statement's last check: the script was stopped.
+      if (interrupt.requested()) ok = false;
+      shell.set_cancel_flag(nullptr);
+      exit_code = ok ? 0 : 1;
     }
     if (!shell.FinishOutput()) exit_code = 1;
   }

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -38,18 +39,24 @@ void OnPromptInterrupt(int /*signal*/) {
   errno = saved_errno;
 }
 
+// Set by the first Ctrl-C between ReadLine calls, cleared when a line is read.
+std::atomic<bool> g_cancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "stored by a signal handler");
+
 constexpr char kRunningNote[] =
-    "\nsolo: a running statement cannot be cancelled; Ctrl-C again ends solo (a durable "
-    "database keeps what was committed, an in-memory one is lost)\n";
+    "\nsolo: cancelling the statement; Ctrl-C again ends solo (a durable database keeps what "
+    "was committed, an in-memory one is lost)\n";
 
 void OnRunningInterrupt(int /*signal*/) {
   int saved_errno = errno;
-  // The default action first, then the note: the handler may run on any of
-  // the process's threads (the engine's too), and SIGINT is blocked only in
-  // the one running it, so a second Ctrl-C sent once the note is seen could
-  // otherwise come to this handler again on another thread (it did: the
-  // note twice and a shell that no longer ended on Ctrl-C).
+  // The default action first, then the flag and the note: the handler may
+  // run on any of the process's threads (the engine's too), and SIGINT is
+  // blocked only in the one running it, so a second Ctrl-C sent once the
+  // note is seen could otherwise come to this handler again on another
+  // thread (it did: the note twice and a shell that no longer ended on
+  // Ctrl-C).
   SetInterruptHandler(SIG_DFL);
+  g_cancel.store(true, std::memory_order_relaxed);
   ssize_t written = write(STDERR_FILENO, kRunningNote, sizeof(kRunningNote) - 1);
   static_cast<void>(written);
   errno = saved_errno;
@@ -104,6 +111,8 @@ TerminalInput::Event TerminalInput::ReadLine(const char* prompt, std::string* li
   // A Ctrl-C from before the prompt was shown is not for it.
   DrainPipe();
   SetInterruptHandler(OnPromptInterrupt);
+  // Only now: a Ctrl-C before the handler above still cancels what runs.
+  g_cancel.store(false, std::memory_order_relaxed);
   Event event = Read(prompt, line);
   if (event == Event::kLine && line_delay_ms_ > 0) usleep(line_delay_ms_ * 1000);
   SetInterruptHandler(OnRunningInterrupt);
@@ -117,6 +126,34 @@ TerminalInput::Event TerminalInput::ReadLine(const char* prompt, std::string* li
     return Event::kInterrupt;
   }
   return event;
+}
+
+const std::atomic<bool>* TerminalInput::cancel_flag() const {
+  return &g_cancel;
+}
+
+bool TerminalInput::cancel_requested() const {
+  return g_cancel.load(std::memory_order_relaxed);
+}
+
+ScriptInterrupt::ScriptInterrupt() {
+  g_cancel.store(false, std::memory_order_relaxed);
+  struct sigaction current = {};
+  sigaction(SIGINT, nullptr, &current);
+  ignored_ = current.sa_handler == SIG_IGN;
+  if (!ignored_) SetInterruptHandler(OnRunningInterrupt);
+}
+
+ScriptInterrupt::~ScriptInterrupt() {
+  if (!ignored_) SetInterruptHandler(SIG_DFL);
+}
+
+const std::atomic<bool>* ScriptInterrupt::cancel_flag() const {
+  return &g_cancel;
+}
+
+bool ScriptInterrupt::requested() const {
+  return g_cancel.load(std::memory_order_relaxed);
 }
 
 #ifdef SOLO_HAVE_READLINE

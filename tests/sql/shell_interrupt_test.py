@@ -12,9 +12,18 @@ after them is a syntax error), run the statement and exit 0.
 Between Enter and the statement's start (a test pause widens that moment):
 Ctrl-C drops the statement, as at the prompt.
 
-While a statement runs (on a durable database): the first Ctrl-C prints a
-note and the statement goes on, the second ends solo by SIGINT, and the rows
-committed before are still there when the directory is opened again.
+While a statement runs: Ctrl-C cancels it (session 41): ERROR 57014 within
+seconds, the rest of its line dropped, the shell answers the next statement
+and exits 0 on .quit.
+
+The same in a script run with -f: the cancelled statement is an error, the
+script stops there (the statement after it does not run) with exit status 1.
+
+While a statement that reaches no cancel check runs (a slow LIKE over 300
+rows, fewer than the 1,024 between checks; on a durable database): the first
+Ctrl-C prints a note and the statement goes on, the second ends solo by
+SIGINT, and the rows committed before are still there when the directory is
+opened again.
 
 Usage: shell_interrupt_test.py PATH/TO/solo
 """
@@ -55,6 +64,12 @@ class Terminal:
             chunk = b""
         self.output += chunk
         return bool(chunk)
+
+    def read_for(self, seconds):
+        """Reads what the shell writes during the next `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.read_some(deadline)
 
     def expect(self, pattern, what):
         """Waits for pattern (bytes) in the output after what was waited for before."""
@@ -137,22 +152,83 @@ def interrupt_after_enter(solo):
     text = quit_cleanly(term)
     if "not run" in text:
         fail("the statement interrupted before it started ran", term.output)
-    if not re.search(r"\|\s*ran\s*\|", text) or "cannot be cancelled" in text:
+    if not re.search(r"\|\s*ran\s*\|", text) or "Ctrl-C again" in text:
         fail("the statement after it did not run, or a note was printed", term.output)
 
 
-def interrupt_while_running(solo, db_dir):
-    term = Terminal([solo, db_dir])
+def create_big(term):
+    """Creates and fills big (300 rows) at the prompt."""
     term.expect(b"solo> ", "first prompt")
     values = ", ".join(f"({k})" for k in range(300))
     term.send(f"CREATE TABLE big (k INT PRIMARY KEY); INSERT INTO big VALUES {values};\n")
     term.expect(b"INSERT 300", "the committed rows")
-    # 300^4 rows to count: it runs until it is killed.
-    term.send("SELECT count(*) FROM big a, big b, big c, big d;\n")
-    term.expect(b"big d;\r\n", "echo of the statement")
+
+
+def interrupt_cancels_statement(solo):
+    term = Terminal([solo])
+    create_big(term)
+    # 300^4 rows to count: it runs until it is cancelled.
+    term.send("SELECT count(*) FROM big a, big b, big c, big d; "
+              "SELECT 'after' || ' cancel' AS dropped;\n")
+    term.expect(b"AS dropped;\r\n", "echo of the statements")
+    time.sleep(0.5)  # the statement has started
+    sent = time.monotonic()
+    term.send("\x03")
+    term.expect(b"ERROR 57014: canceling statement due to user request",
+                "the cancelled statement's error")
+    if time.monotonic() - sent > 5:
+        fail(f"the cancel took {time.monotonic() - sent:.1f} s", term.output)
+    term.expect(b"solo> ", "prompt after the cancelled statement")
+    term.send("SELECT 41 + 1 AS answer;\n")
+    term.expect(b"(1 row)", "the statement after the cancelled one")
+    text = quit_cleanly(term)
+    if not re.search(r"\|\s*42 \|", text):
+        fail("the answer 42 is not in the output", term.output)
+    if "after cancel" in text:
+        fail("the statement after the cancelled one on its line ran", term.output)
+    if "cancelling the statement" not in text:
+        fail("no note after the Ctrl-C", term.output)
+
+
+def interrupt_script(solo, work_dir):
+    script = os.path.join(work_dir, "cancel.sql")
+    values = ", ".join(f"({k})" for k in range(300))
+    with open(script, "w") as file:
+        file.write(f"CREATE TABLE big (k INT PRIMARY KEY);\nINSERT INTO big VALUES {values};\n"
+                   "SELECT 'started' AS note;\n"
+                   "SELECT count(*) FROM big a, big b, big c, big d;\n"
+                   "SELECT 'after' || ' cancel' AS not_run;\n")
+    term = Terminal([solo, "-f", script])
+    term.expect(b"started", "the statement before the long one")
+    time.sleep(0.5)  # the long statement has started
+    term.send("\x03")
+    term.expect(b"cancel.sql:4: ERROR 57014: canceling statement due to user request",
+                "the cancelled statement's error, with the file and line")
+    status = term.wait_exit()
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 1:
+        fail(f"exit status {status}, not a normal exit with 1", term.output)
+    if b"after cancel" in term.output:
+        fail("the script went on after the cancelled statement", term.output)
+
+
+def interrupt_while_running(solo, db_dir, work_dir):
+    term = Terminal([solo, db_dir])
+    create_big(term)
+    # A statement that reaches no cancel check: 300 rows (a check comes
+    # every 1,024), each a LIKE that compares ~4e8 characters. It runs until
+    # it is killed. Too long to type: .read from a file.
+    slow = os.path.join(work_dir, "slow.sql")
+    with open(slow, "w") as file:
+        file.write(f"SELECT count(*) FROM big WHERE k || '{'a' * 40000}' LIKE "
+                   f"'%{'a' * 20000}b';\n")
+    term.send(f".read {slow}\n")
+    term.expect(b"slow.sql\r\n", "echo of the .read")
     time.sleep(0.5)  # the statement has started
     term.send("\x03")
-    term.expect(b"cannot be cancelled", "note after the first Ctrl-C while a statement runs")
+    term.expect(b"Ctrl-C again ends solo", "note after the first Ctrl-C while a statement runs")
+    term.read_for(0.5)
+    if b"57014" in term.output or b"solo> " in term.output[term.seen:]:
+        fail("a statement without a check was cancelled", term.output)
     term.send("\x03")
     status = term.wait_exit()
     if not os.WIFSIGNALED(status) or os.WTERMSIG(status) != signal.SIGINT:
@@ -168,9 +244,11 @@ def main():
     solo = sys.argv[1]
     interrupt_at_prompt(solo)
     interrupt_after_enter(solo)
+    interrupt_cancels_statement(solo)
     db_dir = tempfile.mkdtemp(prefix="solo_shell_interrupt.")
     try:
-        interrupt_while_running(solo, os.path.join(db_dir, "db"))
+        interrupt_script(solo, db_dir)
+        interrupt_while_running(solo, os.path.join(db_dir, "db"), db_dir)
     finally:
         shutil.rmtree(db_dir, ignore_errors=True)
     print("shell interrupt test passed")
