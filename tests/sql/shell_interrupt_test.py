@@ -16,6 +16,8 @@ While a statement runs: Ctrl-C cancels it (session 41): ERROR 57014 within
 seconds, the rest of its line dropped, the shell answers the next statement
 and exits 0 on .quit.
 
+Ctrl-C during .import cancels its next INSERT: nothing is imported.
+
 The same in a script run with -f: the cancelled statement is an error, the
 script stops there (the statement after it does not run) with exit status 1.
 
@@ -190,6 +192,28 @@ def interrupt_cancels_statement(solo):
         fail("no note after the Ctrl-C", term.output)
 
 
+def interrupt_import(solo, work_dir):
+    """Ctrl-C during .import cancels its next INSERT: nothing is imported."""
+    rows = os.path.join(work_dir, "rows.csv")
+    with open(rows, "w") as file:
+        file.writelines(f"{k},x{k}\n" for k in range(300000))  # ~10 s to import here
+    term = Terminal([solo])
+    term.expect(b"solo> ", "first prompt")
+    term.send("CREATE TABLE r (k INT PRIMARY KEY, v VARCHAR(20));\n")
+    term.expect(b"CREATE TABLE", "the table")
+    term.send(f".import {rows} r\n")
+    term.expect(b"rows.csv r\r\n", "echo of the .import")
+    time.sleep(1)  # importing
+    term.send("\x03")
+    term.expect(b"ERROR 57014: canceling statement due to user request", "the cancelled INSERT")
+    term.expect(b"nothing imported", "the import rolled back")
+    term.send("SELECT count(*) AS imported FROM r;\n")
+    term.expect(b"(1 row)", "the count after the import")
+    text = quit_cleanly(term)
+    if not re.search(r"\|\s*0 \|", text):
+        fail("rows of the cancelled import are in the table", term.output)
+
+
 def interrupt_script(solo, work_dir):
     script = os.path.join(work_dir, "cancel.sql")
     values = ", ".join(f"({k})" for k in range(300))
@@ -247,6 +271,7 @@ def main():
     interrupt_cancels_statement(solo)
     db_dir = tempfile.mkdtemp(prefix="solo_shell_interrupt.")
     try:
+        interrupt_import(solo, db_dir)
         interrupt_script(solo, db_dir)
         interrupt_while_running(solo, os.path.join(db_dir, "db"), db_dir)
     finally:
