@@ -8,40 +8,6 @@
 namespace solo::sql {
 namespace {
 
-std::string_view BinaryOpText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kOr:
-      return "OR";
-    case BinaryOp::kAnd:
-      return "AND";
-    case BinaryOp::kEq:
-      return "=";
-    case BinaryOp::kNe:
-      return "<>";
-    case BinaryOp::kLt:
-      return "<";
-    case BinaryOp::kLe:
-      return "<=";
-    case BinaryOp::kGt:
-      return ">";
-    case BinaryOp::kGe:
-      return ">=";
-    case BinaryOp::kConcat:
-      return "||";
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSub:
-      return "-";
-    case BinaryOp::kMul:
-      return "*";
-    case BinaryOp::kDiv:
-      return "/";
-    case BinaryOp::kMod:
-      return "%";
-  }
-  return "?";
-}
-
 class Printer {
  public:
   explicit Printer(const PrintOptions& options) : options_(options) {}
@@ -524,6 +490,40 @@ class Printer {
 };
 
 }  // namespace
+
+std::string_view BinaryOpText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr:
+      return "OR";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kEq:
+      return "=";
+    case BinaryOp::kNe:
+      return "<>";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kConcat:
+      return "||";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
+  }
+  return "?";
+}
 
 std::string ToSql(const Statement& statement, const PrintOptions& options) {
   Printer printer(options);

@@ -116,6 +116,17 @@ def quit_cleanly(term):
     return term.output.decode(errors="replace")
 
 
+def answer_then_quit(term, sql, what):
+    """Sends sql (a SELECT whose answer is 42), requires the answer, then
+    quits cleanly; returns the whole output."""
+    term.send(sql + "\n")
+    term.expect(b"(1 row)", what)
+    text = quit_cleanly(term)
+    if not re.search(r"\|\s*42 \|", text):
+        fail("the answer 42 is not in the output", term.output)
+    return text
+
+
 def interrupt_at_prompt(solo):
     term = Terminal([solo])
     term.expect(b"solo> ", "first prompt")
@@ -127,11 +138,7 @@ def interrupt_at_prompt(solo):
     term.expect(b"solo> ", "prompt after Ctrl-C on a partial statement")
     term.send("\x03")
     term.expect(b"solo> ", "prompt after Ctrl-C at an empty prompt")
-    term.send("SELECT 40 + 2 AS answer;\n")
-    term.expect(b"(1 row)", "the statement after Ctrl-C")
-    text = quit_cleanly(term)
-    if not re.search(r"\|\s*42 \|", text):
-        fail("the answer 42 is not in the output", term.output)
+    text = answer_then_quit(term, "SELECT 40 + 2 AS answer;", "the statement after Ctrl-C")
     if "ERROR" in text:
         fail("an error: what was typed before Ctrl-C was run", term.output)
 
@@ -181,11 +188,8 @@ def interrupt_cancels_statement(solo):
     if time.monotonic() - sent > 5:
         fail(f"the cancel took {time.monotonic() - sent:.1f} s", term.output)
     term.expect(b"solo> ", "prompt after the cancelled statement")
-    term.send("SELECT 41 + 1 AS answer;\n")
-    term.expect(b"(1 row)", "the statement after the cancelled one")
-    text = quit_cleanly(term)
-    if not re.search(r"\|\s*42 \|", text):
-        fail("the answer 42 is not in the output", term.output)
+    text = answer_then_quit(term, "SELECT 41 + 1 AS answer;",
+                            "the statement after the cancelled one")
     if "after cancel" in text:
         fail("the statement after the cancelled one on its line ran", term.output)
     if "cancelling the statement" not in text:

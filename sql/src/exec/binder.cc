@@ -399,35 +399,6 @@ void CheckOperands(const BExpr& left, std::string_view op, const BExpr& right, S
            pos);
 }
 
-std::string_view OperatorText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kEq:
-      return "=";
-    case BinaryOp::kNe:
-      return "<>";
-    case BinaryOp::kLt:
-      return "<";
-    case BinaryOp::kLe:
-      return "<=";
-    case BinaryOp::kGt:
-      return ">";
-    case BinaryOp::kGe:
-      return ">=";
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSub:
-      return "-";
-    case BinaryOp::kMul:
-      return "*";
-    case BinaryOp::kDiv:
-      return "/";
-    case BinaryOp::kMod:
-      return "%";
-    default:
-      return "?";
-  }
-}
-
 // 42804 when the values a CASE or COALESCE may give are of known types of
 // different families ("CASE types text and integer cannot be matched").
 void CheckCommonType(std::string_view what, const std::vector<const BExpr*>& results,
@@ -907,14 +878,14 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->args.push_back(BindExpr(*bin.left, scope, agg));
       out->args.push_back(BindExpr(*bin.right, scope, agg));
       if (kind == BKind::kCompare) {
-        CheckOperands(*out->args[0], OperatorText(bin.op), *out->args[1], expr.pos);
+        CheckOperands(*out->args[0], BinaryOpText(bin.op), *out->args[1], expr.pos);
         CoerceComparison(&out->args[0], &out->args[1]);
       } else if (kind == BKind::kArith) {
         // Text in arithmetic (a timestamp's is left to the executor).
         const std::optional<Type> left = KnownType(*out->args[0]);
         const std::optional<Type> right = KnownType(*out->args[1]);
         if ((left && type_is_string(*left)) || (right && type_is_string(*right))) {
-          CheckOperands(*out->args[0], OperatorText(bin.op), *out->args[1], expr.pos);
+          CheckOperands(*out->args[0], BinaryOpText(bin.op), *out->args[1], expr.pos);
         }
       }
       return out;

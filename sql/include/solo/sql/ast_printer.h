@@ -26,6 +26,9 @@ std::string ToSql(const Expr& expr, const PrintOptions& options = {});
 // Returns the type's canonical spelling: INTEGER, DECIMAL(10, 2), ...
 std::string ToSql(const TypeName& type);
 
+// Returns the operator as written in SQL: "AND", "<=", "||", "+", ...
+std::string_view BinaryOpText(BinaryOp op);
+
 // Returns name as written in SQL: unchanged if it is a lower-case identifier
 // that is no keyword, else in double quotes with '"' doubled.
 std::string QuoteIdentifier(std::string_view name);
