@@ -656,14 +656,16 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
   Clock::time_point early_end = Clock::time_point::max();
   auto last_memory_look = start;
   auto end_early = [&](Clock::time_point now) {
-    const double at_s = std::chrono::duration<double>(now - start).count();
-    std::string when =
-        now < shared.measure_start
-            ? fmt::format("during the warm-up ({:.1f} of {:.1f} s), before the measured window",
-                          at_s, options.warmup_s)
-            : fmt::format("{:.1f} s into the measured window",
-                          std::chrono::duration<double>(now - shared.measure_start).count());
-    if (deferred_interrupt() != 0) return fmt::format("interrupted (SIGINT) {}", when);
+    auto when = [&] {
+      const double at_s = std::chrono::duration<double>(now - start).count();
+      return now < shared.measure_start
+                 ? fmt::format(
+                       "during the warm-up ({:.1f} of {:.1f} s), before the measured window", at_s,
+                       options.warmup_s)
+                 : fmt::format("{:.1f} s into the measured window",
+                               std::chrono::duration<double>(now - shared.measure_start).count());
+    };
+    if (deferred_interrupt() != 0) return fmt::format("interrupted (SIGINT) {}", when());
     if (options.memory_floor_bytes <= 0 || now - last_memory_look < std::chrono::seconds(1)) {
       return std::string();
     }
@@ -674,7 +676,7 @@ RunResult run_terminals(Backend& backend, const LoadInfo& info, const RunOptions
         "the machine's available memory (MemAvailable {} MiB) fell below the floor of {} MiB "
         "{}; ended there, before the out-of-memory killer would end the process "
         "(--memory-floor-mib)",
-        available >> 20, options.memory_floor_bytes >> 20, when);
+        available >> 20, options.memory_floor_bytes >> 20, when());
   };
   while (!shared.stop.load() && shared.running.load() > 0) {
     auto now = Clock::now();
