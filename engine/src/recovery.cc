@@ -370,8 +370,9 @@ Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint
           const size_t bytes = block->size();
           CheckpointItem item{type, offset, buffers.take()};
           item.block.swap(*block);
-          if (!ahead.push(std::move(item), bytes))
+          if (!ahead.push(std::move(item), bytes)) {
             return Status::Aborted("checkpoint load stopped");
+          }
           progress.done_bytes = std::min<uint64_t>(file_bytes, offset + kBlockHeaderBytes + bytes);
           ticker.tick(progress);
           return Status::OK();
