@@ -1,7 +1,6 @@
 #include "tpcc/solo_backend.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -394,24 +393,14 @@ void SoloBackend::open() {
   if (checkpoint_mib_ >= 0) options.checkpoint_log_bytes = static_cast<uint64_t>(checkpoint_mib_) << 20;
   if (checkpoint_ratio_ >= 0) options.checkpoint_state_ratio = checkpoint_ratio_;
   if (checkpoint_reuse_ >= 0) options.checkpoint_reuse_file = checkpoint_reuse_ != 0;
-  // A line that a large database's recovery (~1 s per GB of checkpoint)
-  // rewrites about twice a second on a terminal, and a line each time
-  // elsewhere; nothing for an open that takes less than half a second.
-  // (The engine keeps its copy of the options: the callback owns its state.)
+  // A large database's recovery (~1 s per GB of checkpoint) shows its
+  // progress; an open that takes less than half a second shows nothing.
   if (progress_) {
     // Tests ask for a line per block (0) instead of a large database.
     if (const char* every_ms = std::getenv("SOLO_TPCC_TEST_RECOVERY_PROGRESS_MS")) {
       options.recovery_progress_ms = static_cast<uint32_t>(std::strtoul(every_ms, nullptr, 10));
     }
-    options.recovery_progress =
-        [dir = dir_, told = std::make_shared<bool>(false)](const solo::RecoveryProgress& progress) {
-          if (progress.finished && !*told) return;
-          *told = true;
-          const bool tty = isatty(STDERR_FILENO) != 0;
-          fmt::print(stderr, "{}solo: {} {}: {}{}", tty ? "\r\x1b[K" : "",
-                     progress.finished ? "recovered" : "recovering", dir,
-                     solo::recovery_progress_text(progress), tty && !progress.finished ? "" : "\n");
-        };
+    options.recovery_progress = solo::recovery_progress_on_stderr(dir_);
   }
   auto opened = solo::Database::open(options);
   if (!opened.ok()) throw BackendError("solo: cannot open " + dir_ + ": " + opened.status().ToString());

@@ -1,6 +1,8 @@
 // Database and Snapshot: thin handles over DbImpl.
 #include "solo/database.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 
@@ -90,6 +92,20 @@ std::string recovery_progress_text(const RecoveryProgress& progress) {
   char share[16];
   std::snprintf(share, sizeof(share), " (%.0f%%)", percent);
   return "checkpoint " + size(progress.done_bytes) + " of " + size(progress.total_bytes) + share;
+}
+
+std::function<void(const RecoveryProgress&)> recovery_progress_on_stderr(std::string dir) {
+  // The engine keeps its copy of the options: the callback owns its state.
+  return [dir = std::move(dir),
+          told = std::make_shared<bool>(false)](const RecoveryProgress& progress) {
+    if (progress.finished && !*told) return;
+    *told = true;
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    std::fprintf(stderr, "%ssolo: %s %s: %s%s", tty ? "\r\x1b[K" : "",
+                 progress.finished ? "recovered" : "recovering", dir.c_str(),
+                 recovery_progress_text(progress).c_str(), tty && !progress.finished ? "" : "\n");
+    std::fflush(stderr);
+  };
 }
 
 Result<std::unique_ptr<Database>> Database::open(const Options& options) {

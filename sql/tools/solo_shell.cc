@@ -1002,14 +1002,7 @@ int main(int argc, char** argv) {
   // line that it rewrites, when someone watches stderr; nothing for an
   // open that takes less than half a second.
   if (isatty(STDERR_FILENO)) {
-    options.recovery_progress = [told = std::make_shared<bool>(false),
-                                 dir](const solo::RecoveryProgress& progress) {
-      if (progress.finished && !*told) return;
-      *told = true;
-      std::cerr << "\r\x1b[K" << (progress.finished ? "solo: recovered " : "solo: recovering ")
-                << dir << ": " << solo::recovery_progress_text(progress)
-                << (progress.finished ? "\n" : "") << std::flush;
-    };
+    options.recovery_progress = solo::recovery_progress_on_stderr(dir);
   }
   auto opened = solo::Database::open(options);
   if (!opened.ok()) {

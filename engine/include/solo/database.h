@@ -39,6 +39,12 @@ struct RecoveryProgress {
 // of `progress` for a progress line.
 std::string recovery_progress_text(const RecoveryProgress& progress);
 
+// An Options::recovery_progress that shows it on stderr as "solo: recovering
+// DIR: <text>" and at the end "solo: recovered DIR: <text>": on a terminal one
+// line rewritten in place, elsewhere a line per call; nothing for an open
+// whose phases all end before their first interval (tpcc, the shell).
+std::function<void(const RecoveryProgress&)> recovery_progress_on_stderr(std::string dir);
+
 struct Options {
   // Reclaim at least this many retired nodes per round (more if the round
   // retired more), so that a round never pays for a long backlog at once.
