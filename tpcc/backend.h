@@ -236,6 +236,8 @@ struct BackendOptions {
   double solo_checkpoint_ratio = -1;
   // solo: solo::Options::checkpoint_reuse_file (0 or 1); -1 = the engine's default.
   int solo_checkpoint_reuse = -1;
+  // solo: solo::Options::answer_wait, "auto", "nap" or "futex".
+  std::string solo_answer_wait = "auto";
   // The command only reads an existing database (check, run --no-load), so
   // the backend must create nothing. solo, whose constructor opens the
   // database, throws BackendError(no_database_message(dir)) instead of

@@ -185,6 +185,13 @@ options:
                        solo: 1 (default): a checkpoint overwrites the file of
                        the one before the last; 0: each one is a new file
                        (solo::Options::checkpoint_reuse_file)
+  --solo-answer-wait auto|nap|futex
+                       solo: how the driver waits for its writes' answers:
+                       nap sleeps until shortly before the round's expected
+                       end, so that the owner need not wake it; futex sleeps
+                       until the owner wakes it; auto (default): nap where no
+                       fdatasync stands between a round and its answer (ram)
+                       (solo::Options::answer_wait)
   --sqlite-profile P   a named SQLite pragma set (default: the tuned one for the
                        storage; see results/sqlite-sweep)
   --pg-url URL         postgres: use this existing server (libpq URI or
@@ -369,6 +376,14 @@ std::optional<CliOptions> parse_cli(const std::vector<std::string>& args, std::s
       auto number = take_int(0, 1);
       if (!number) return std::nullopt;
       options.backend.solo_checkpoint_reuse = static_cast<int>(*number);
+    } else if (flag == "--solo-answer-wait") {
+      auto text = take_value();
+      if (!text) return std::nullopt;
+      if (*text != "auto" && *text != "nap" && *text != "futex") {
+        *error = "--solo-answer-wait must be auto, nap or futex, not '" + *text + "'";
+        return std::nullopt;
+      }
+      options.backend.solo_answer_wait = *text;
     } else if (flag == "--sqlite-profile") {
       auto text = take_value();
       if (!text) return std::nullopt;

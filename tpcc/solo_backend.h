@@ -98,6 +98,7 @@ class SoloBackend final : public Backend {
   int64_t checkpoint_mib_ = -1;    // the trigger's floor; -1: the engine's default
   double checkpoint_ratio_ = -1;   // its ratio; -1: the engine's default
   int checkpoint_reuse_ = -1;      // checkpoint_reuse_file 0/1; -1: the engine's default
+  std::string answer_wait_ = "auto";  // solo::Options::answer_wait
   bool progress_ = false;          // BackendOptions::progress
   int64_t rss_before_open_ = 0;
   uint64_t busy_ns_at_start_ = 0;
@@ -107,6 +108,7 @@ class SoloBackend final : public Backend {
   uint64_t rounds_at_start_ = 0;
   uint64_t owner_sleeps_at_start_ = 0;
   uint64_t caller_sleeps_at_start_ = 0;
+  uint64_t caller_naps_at_start_ = 0;
   uint64_t checkpoints_at_start_ = 0;
   uint64_t checkpoint_ns_at_start_ = 0;
   uint64_t checkpoint_sync_ns_at_start_ = 0;

@@ -44,6 +44,9 @@ DbImpl::DbImpl(const Options& options)
   published_gen_ = 0;
   cur_gen_ = 1;
   writer_.set_gen(cur_gen_);
+  // In memory the owner answers each round as it ends; open_durable() decides again.
+  signal_.set_naps(options.answer_wait == Options::AnswerWait::kNap ||
+                   (options.answer_wait == Options::AnswerWait::kAuto && options.dir.empty()));
 }
 
 DbImpl::~DbImpl() {
@@ -211,6 +214,8 @@ Status DbImpl::open_durable() {
       options_.log_on_owner == Options::LogOnOwner::kAlways ||
       (options_.log_on_owner == Options::LogOnOwner::kAuto && fs_->syncs_are_free(dir));
   log_->start(log_on_owner);
+  signal_.set_naps(options_.answer_wait == Options::AnswerWait::kNap ||
+                   (options_.answer_wait == Options::AnswerWait::kAuto && log_on_owner));
   checkpointer_->start();
   // Switch the owner to logging between two rounds (this runs on the owner).
   status = write([&](WriteTxn&) {
@@ -260,6 +265,7 @@ void DbImpl::owner_main() {
     uint32_t round = signal_.next_round();
     WriteRequest* ordered = nullptr;
     bool noticed = false;
+    uint32_t requests = 0;
     while (batch != nullptr) {
       WriteRequest* next = batch->next;
       if (batch->log_notice) {
@@ -268,19 +274,20 @@ void DbImpl::owner_main() {
         batch->next = ordered;
         batch->round.store(round, std::memory_order_relaxed);
         ordered = batch;
+        requests++;
       }
       batch = next;
     }
     // Cleared before durable_lsn is read, so a later report queues a new notice.
     if (noticed) notice_queued_.store(false, std::memory_order_seq_cst);
     if (ordered != nullptr) {
-      signal_.round_started(round);
+      const uint64_t round_start = now_ns();
+      signal_.round_started(round, requests, round_start);
       // Two vDSO clock reads per round (no system call), filed by whether a
       // checkpoint was being written at either end (issue 6's target: p99
       // with one within 2x of p99 without).
       const bool checkpoint_at_start = logging_ && checkpointer_->running();
-      const uint64_t round_start = now_ns();
-      run_round(ordered);
+      run_round(ordered, requests, round_start);
       const uint64_t round_ns = now_ns() - round_start;
       note_round_time(round_ns, checkpoint_at_start || (logging_ && checkpointer_->running()));
     }
@@ -290,7 +297,7 @@ void DbImpl::owner_main() {
   store_stats();
 }
 
-void DbImpl::run_round(WriteRequest* batch) {
+void DbImpl::run_round(WriteRequest* batch, uint32_t requests, uint64_t start_ns) {
   // Invariant 7: after a fatal log or checkpoint error nothing runs any more.
   const bool failed = logging_ && fatal_.failed();
   for (WriteRequest* request = batch; request != nullptr; request = request->next) {
@@ -307,6 +314,7 @@ void DbImpl::run_round(WriteRequest* batch) {
       if (!pending_.empty() && log_->durable_lsn() >= pending_.front().lsn) drain_pending();
     }
   }
+  signal_.round_ran(signal_.round_running(), requests, start_ns, now_ns());
   if (logging_) {
     finish_round_durable(batch);
     return;
@@ -809,6 +817,7 @@ Stats DbImpl::stats() const {
   stats.round_wakes = signal_.round_wakes();
   stats.caller_wakes = signal_.caller_wakes();
   stats.caller_sleeps = signal_.caller_sleeps();
+  stats.caller_naps = signal_.caller_naps();
   timespec owner_cpu;
   if (owner_running_.load(std::memory_order_acquire) &&
       clock_gettime(owner_clock_, &owner_cpu) == 0) {

@@ -197,7 +197,7 @@ class DbImpl {
 
  private:
   void owner_main();
-  void run_round(WriteRequest* batch);
+  void run_round(WriteRequest* batch, uint32_t requests, uint64_t start_ns);
   Status run_transaction(FunctionRef<Status(WriteTxn&)>& fn);
   void commit_transaction();
   void publish();

@@ -4,9 +4,12 @@
 
 #include <linux/futex.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <thread>
@@ -57,18 +60,31 @@ static_assert(std::atomic<uint32_t>::is_always_lock_free && sizeof(std::atomic<u
 
 RoundSignal::RoundSignal(uint32_t first_round)
     : spare_cores_(static_cast<int64_t>(std::thread::hardware_concurrency()) - 1) {
+  for (auto& expected : expected_answer_ns_) expected.store(0, std::memory_order_relaxed);
   round_done_.store(first_round, std::memory_order_relaxed);
   round_running_.store(first_round, std::memory_order_relaxed);
   handed_on_.store(first_round, std::memory_order_relaxed);
   for (auto& count : sleepers_) count.store(0, std::memory_order_relaxed);
 }
 
-void RoundSignal::round_started(uint32_t round) {
+void RoundSignal::round_started(uint32_t round, uint32_t requests, uint64_t start_ns) {
   owner_cpu_.store(sched_getcpu(), std::memory_order_relaxed);  // rseq/vDSO: no system call
+  expected_answer_ns_[round % 32].store(start_ns + requests * ns_per_request_ + answer_lag_ns_,
+                                        std::memory_order_relaxed);
   round_running_.store(round, std::memory_order_seq_cst);
 }
 
+void RoundSignal::round_ran(uint32_t round, uint32_t requests, uint64_t start_ns, uint64_t end_ns) {
+  const uint64_t per_request = (end_ns - start_ns) / (requests == 0 ? 1 : requests);
+  ns_per_request_ = ns_per_request_ == 0 ? per_request : (ns_per_request_ * 7 + per_request) / 8;
+  ran_end_ns_[round % 32] = end_ns;
+}
+
 void RoundSignal::round_answered(uint32_t round) {
+  if (naps_.load(std::memory_order_relaxed)) {
+    const uint64_t lag = now_ns() - ran_end_ns_[round % 32];
+    answer_lag_ns_ = (answer_lag_ns_ * 7 + lag) / 8;
+  }
   // The done flags are set. A caller of this round that counted itself a
   // sleeper is either seen here or sees the new round_done_ in its futex
   // call (both sides are seq_cst): no wake-up is lost.
@@ -152,6 +168,10 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
   auto owner_elsewhere = [this] {
     return owner_cpu_.load(std::memory_order_relaxed) != sched_getcpu();
   };
+  // Napping gives the core up, wherever the owner runs.
+  if (writers <= spare_cores_ && naps_.load(std::memory_order_relaxed)) {
+    nap_until_expected(done, round);
+  }
   if (writers <= spare_cores_ && owner_elsewhere()) {
     if (spin_until(answered, kCallerSpinNs, owner_elsewhere)) return;
   } else {
@@ -193,6 +213,40 @@ void RoundSignal::wait_answer(const std::atomic<uint32_t>& done, const std::atom
       sleepers_[candidates[candidate] % 32].fetch_sub(1, std::memory_order_seq_cst);
     }
     if (slept) hand_on();
+  }
+}
+
+void RoundSignal::nap_until_expected(const std::atomic<uint32_t>& done,
+                                     const std::atomic<uint32_t>& round) {
+  // Timers of this thread fire when asked, not up to 50 us later (the
+  // default slack), or each short nap would overshoot the answer.
+  static thread_local bool precise_timers = false;
+  if (!precise_timers) {
+    prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+    precise_timers = true;
+  }
+  bool napped = false;
+  while (done.load(std::memory_order_acquire) == 0) {
+    // The request's round once taken; before that, at least the running one.
+    const uint32_t running = round_running_.load(std::memory_order_seq_cst);
+    const uint32_t stamp = round.load(std::memory_order_acquire);
+    const uint64_t expected =
+        expected_answer_ns_[(stamp != 0 ? stamp : running) % 32].load(std::memory_order_relaxed);
+    const uint64_t now = now_ns();
+    uint64_t nap_ns = kNapStepNs;
+    if (expected > now + 2 * kNapStepNs) {
+      nap_ns = std::min(expected - now - kNapStepNs, kNapMaxNs);
+    } else if (!napped || now > expected + kNapOverdueNs) {
+      // An answer due within ~40 us (a short round) is caught spinning; an
+      // estimate that was wrong (or stale) ends in the futex as without naps.
+      return;
+    }
+    napped = true;
+    caller_naps_.fetch_add(1, std::memory_order_relaxed);
+    struct timespec nap {
+      0, static_cast<long>(nap_ns)
+    };
+    nanosleep(&nap, nullptr);
   }
 }
 

@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <thread>
 #include <vector>
 
+#include "clock.h"
 #include "test_util.h"
 
 using namespace solo;
@@ -54,7 +57,7 @@ void check_sleeping_callers(uint32_t first_round) {
 
   // Round one: the owner takes and answers the first group.
   CHECK(signal.next_round() == round_one);
-  signal.round_started(round_one);
+  signal.round_started(round_one, 1, 0);
   for (Waiter& waiter : first) waiter.done.store(1);
   signal.round_answered(round_one);
   for (int caller = 0; caller < kCallers; ++caller) threads[caller].join();
@@ -67,7 +70,7 @@ void check_sleeping_callers(uint32_t first_round) {
   // Round two: the second group.
   CHECK(signal.next_round() == round_two);
   for (Waiter& waiter : second) waiter.round.store(round_two);
-  signal.round_started(round_two);
+  signal.round_started(round_two, 1, 0);
   for (Waiter& waiter : second) waiter.done.store(1);
   signal.round_answered(round_two);
   for (int caller = kCallers; caller < 2 * kCallers; ++caller) threads[caller].join();
@@ -164,4 +167,111 @@ TEST_CASE("RoundTimes: buckets are at most 1/8 wide, quantiles land in the right
   RoundTimes later = times;
   later.counts[RoundTimes::bucket_of(10'000)] += 5;
   REQUIRE(later.since(times).count() == 5);
+}
+
+// Naps (RoundSignal::set_naps, Options::answer_wait): a caller whose round is
+// expected to be answered 20 ms after it started sleeps on its own timer
+// instead of the futex: it naps at least once, does not return before its
+// answer, and the owner's answer needs no wake-up call. The answer comes
+// 5 ms in, long before the caller's first nap ends (so a slow machine
+// cannot push the caller past its estimate into the futex). With a single
+// core no caller has a spare one: it never naps.
+TEST_CASE("naps: a caller sleeps until its round's expected answer, and needs no wake-up") {
+  using solo::internal::now_ns;
+  RoundSignal signal;
+  signal.set_naps(true);
+  // A round of 10 requests that took 2 ms each: the estimate per request.
+  signal.round_ran(signal.next_round(), 10, 0, 20'000'000);
+  const uint32_t round = signal.next_round();
+  Waiter waiter;
+  waiter.round.store(round);
+  signal.round_started(round, 10, now_ns());  // expected 20 ms from now
+  std::thread caller([&] {
+    signal.wait_answer(waiter.done, waiter.round, 1);
+    waiter.returned.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK_FALSE(waiter.returned.load());
+  waiter.done.store(1);
+  signal.round_answered(round);
+  caller.join();
+  CHECK(waiter.returned.load());
+  CHECK(signal.round_wakes() == 0);
+  CHECK(signal.caller_sleeps() == 0);
+  if (std::thread::hardware_concurrency() >= 2) {
+    CHECK(signal.caller_naps() >= 1);
+  } else {
+    CHECK(signal.caller_naps() == 0);
+  }
+}
+
+// Without naps, or with an answer due within ~40 us (a short round), the
+// caller does not nap: it spins and then sleeps on the futex as before.
+TEST_CASE("naps: none when turned off or when the answer is due at once") {
+  using solo::internal::now_ns;
+  for (bool naps : {false, true}) {
+    RoundSignal signal;
+    signal.set_naps(naps);
+    signal.round_ran(signal.next_round(), 10, 0, naps ? 10'000 : 20'000'000);  // 1 us or 2 ms each
+    const uint32_t round = signal.next_round();
+    Waiter waiter;
+    waiter.round.store(round);
+    signal.round_started(round, 10, now_ns());
+    std::thread caller([&] {
+      signal.wait_answer(waiter.done, waiter.round, 1);
+      waiter.returned.store(true);
+    });
+    while (signal.caller_sleeps() == 0) std::this_thread::yield();  // it reached the futex
+    CHECK_FALSE(waiter.returned.load());
+    waiter.done.store(1);
+    signal.round_answered(round);
+    caller.join();
+    CHECK(signal.caller_naps() == 0);
+    CHECK(signal.round_wakes() == 1);
+  }
+}
+
+// A database in memory naps by default (Options::answer_wait kAuto): one
+// writer thread keeps 64 writes in flight and collects them; every answer is
+// its own, and Stats counts the naps.
+TEST_CASE("naps: a driver of many submitted writes in memory naps and gets every answer") {
+  auto db = test::open_db(Options{});
+  TableSchema schema = test::accounts_schema();
+  TableId table = 0;
+  REQUIRE(db->write([&](WriteTxn& txn) {
+              table = *txn.create_table(schema);
+              return Status::OK();
+            }).ok());
+  constexpr int kInFlight = 64;
+  constexpr int kBatches = 40;
+  std::vector<PendingWrite> pending(kInFlight);
+  std::vector<std::function<Status(WriteTxn&)>> bodies(kInFlight);
+  int failures = 0;
+  for (int batch = 0; batch < kBatches; ++batch) {
+    for (int idx = 0; idx < kInFlight; ++idx) {
+      int64_t id = int64_t{batch} * kInFlight + idx;
+      bodies[idx] = [&, id](WriteTxn& txn) {
+        // Enough work per write for rounds that last well over 40 us.
+        for (int row = 0; row < 20; ++row) {
+          Status s =
+              txn.insert(table, {Value::Int(id * 20 + row), Value::String("n"), Value::Int(1)});
+          if (!s.ok()) return s;
+        }
+        return id % 5 == 4 ? Status::InvalidArgument("row " + std::to_string(id)) : Status::OK();
+      };
+      REQUIRE(db->submit(pending[idx], bodies[idx]).ok());
+    }
+    for (int idx = 0; idx < kInFlight; ++idx) {
+      int64_t id = int64_t{batch} * kInFlight + idx;
+      Status status = db->finish(pending[idx]);
+      bool right = id % 5 == 4
+                       ? status.ToString().find("row " + std::to_string(id)) != std::string::npos
+                       : status.ok();
+      if (!right) failures++;
+    }
+  }
+  CHECK(failures == 0);
+  Stats stats = db->stats();
+  CHECK(stats.commits >= uint64_t{kBatches} * kInFlight * 4 / 5);
+  if (std::thread::hardware_concurrency() >= 2) CHECK(stats.caller_naps > 0);
 }

@@ -150,6 +150,18 @@ struct Options {
   // where an fdatasync takes hundreds of microseconds.
   enum class LogOnOwner : uint8_t { kAuto, kAlways, kNever };
   LogOnOwner log_on_owner = LogOnOwner::kAuto;
+  // How a thread that waits for its write's answer (write(), finish())
+  // waits while it has a spare core to itself: kNap sleeps in nanosleep
+  // until shortly before the owner's estimate of when its round is answered
+  // (then in 20 us naps), so that the owner needs no futex wake-up for it
+  // (~20 us of the owner's time per round on this VM); kFutex spins
+  // briefly and then sleeps until the owner wakes it. kAuto: naps where the
+  // owner answers a round as soon as it has run it (in memory, or the log
+  // written by the owner), the futex where answers wait for an fdatasync.
+  // A napping thread's timer slack is set to 1 ns (PR_SET_TIMERSLACK).
+  // engine/README.md "Rounds".
+  enum class AnswerWait : uint8_t { kAuto, kNap, kFutex };
+  AnswerWait answer_wait = AnswerWait::kAuto;
   // Told how open()'s recovery goes, for a progress line on a database
   // that takes seconds to open (~1 s per GB of checkpoint here): about every
   // recovery_progress_ms while a phase runs (0: after every block read),
@@ -234,6 +246,7 @@ struct Stats {
   uint64_t round_wakes = 0;        // owner FUTEX_WAKE calls answering rounds (one thread each)
   uint64_t caller_wakes = 0;       // FUTEX_WAKE calls of callers waking the rest of a round
   uint64_t caller_sleeps = 0;      // write() callers that slept for their answer
+  uint64_t caller_naps = 0;        // their nanosleeps (Options::answer_wait)
   uint64_t owner_sleeps = 0;       // times the idle owner slept (after spinning)
   // CPU time of the owner thread (user + system, without the time other
   // threads held its core: owner_busy_ns is wall time and counts that).
