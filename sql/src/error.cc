@@ -36,6 +36,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kInvalidParameterValue, "22023"},
     StateEntry{SqlState::kSubstringError, "22011"},
     StateEntry{SqlState::kDatetimeFieldOverflow, "22008"},
+    StateEntry{SqlState::kInvalidDatetimeFormat, "22007"},
     StateEntry{SqlState::kInvalidColumnReference, "42P10"},
     StateEntry{SqlState::kCardinalityViolation, "21000"},
     StateEntry{SqlState::kActiveSqlTransaction, "25001"},

@@ -90,7 +90,7 @@ std::string_view KindName(ValueKind kind) {
   return "?";
 }
 
-// Reads text as a timestamp, or fails the statement: 22P02 for text of
+// Reads text as a timestamp, or fails the statement: 22007 for text of
 // another shape, 22008 for a time that does not exist (as PostgreSQL).
 int64_t TimestampOrThrow(std::string_view text, SourcePos pos) {
   int64_t micros = 0;
@@ -103,7 +103,7 @@ int64_t TimestampOrThrow(std::string_view text, SourcePos pos) {
     case TimestampParse::kBadSyntax:
       break;
   }
-  ThrowSql(SqlState::kInvalidTextRepresentation,
+  ThrowSql(SqlState::kInvalidDatetimeFormat,
            fmt::format("invalid input syntax for type timestamp: \"{}\"", text), pos);
 }
 

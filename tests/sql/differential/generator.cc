@@ -757,6 +757,7 @@ std::vector<Step> Gen::Failing() {
       "SELECT -CAST(-9223372036854775808 AS BIGINT)",     // 22003
       "SELECT CAST('2024-02-30' AS TIMESTAMP)",           // 22008
       "SELECT CAST('2024-13-01' AS TIMESTAMP)",           // 22008
+      "SELECT CAST('noon' AS TIMESTAMP)",                 // 22007
       "SELECT 'ab' LIKE 'a\\'",  // 22025 (PostgreSQL only when matching reaches the end)
       "UPDATE t1 SET a = NULL",  // 23502 when t1 has rows
       "INSERT INTO t2 VALUES (1, 'toolongkey', 1, 1, 1)",  // 22001

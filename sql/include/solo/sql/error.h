@@ -49,6 +49,7 @@ enum class SqlState : uint8_t {
   kInvalidParameterValue,         // 22023
   kSubstringError,                // 22011 (a negative SUBSTR length)
   kDatetimeFieldOverflow,         // 22008 (e.g. February 30th)
+  kInvalidDatetimeFormat,         // 22007 (text that is no timestamp)
   kInvalidColumnReference,        // 42P10 (e.g. a column in LIMIT)
   kCardinalityViolation,          // 21000 (a scalar subquery gave two rows)
   kActiveSqlTransaction,          // 25001 (BEGIN inside a transaction)
