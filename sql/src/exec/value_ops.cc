@@ -934,7 +934,12 @@ std::string FormatTimestamp(int64_t micros) {
   std::string out = fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", parts.tm_year + 1900,
                                 parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min,
                                 parts.tm_sec);
-  if (fraction != 0) out += fmt::format(".{:06}", fraction);
+  if (fraction != 0) {
+    // As PostgreSQL prints it: no trailing zeros ('10:00:00.5', not '.500000').
+    std::string digits = fmt::format("{:06}", fraction);
+    out += '.';
+    out.append(digits, 0, digits.find_last_not_of('0') + 1);
+  }
   return out;
 }
 
