@@ -260,7 +260,7 @@ class Shell {
   bool read_limit_hit_ = false;  // .read nested too deep: every script level stops
   bool quit_ = false;            // .quit or .exit: every input loop stops
   std::string source_name_;      // the file being .read (empty: stdin, -c, the terminal)
-  uint32_t command_line_ = 0;    // the input line of the dot command running
+  uint32_t command_line_ = 0;    // the input line of the dot command or statement running
 };
 
 // Renders error, found in piece.text, with the line and column it has in the
@@ -367,13 +367,14 @@ uint32_t StartLine(const StatementSplitter::Piece& piece) {
 
 bool Shell::RunStatement(const StatementSplitter::Piece& piece) {
   solo::sql::ResultSet rows;
+  command_line_ = StartLine(piece);  // for an output failure's message
   auto start = std::chrono::steady_clock::now();
   solo::sql::SqlStatus status = session_.Exec(piece.text, &rows);
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (!status.ok()) {
     // In a file, the error starts with the file and the statement's line, as
     // psql's does (psql:setup.sql:12: ERROR: ...).
-    if (!source_name_.empty()) std::cerr << source_name_ << ":" << StartLine(piece) << ": ";
+    if (!source_name_.empty()) std::cerr << source_name_ << ":" << command_line_ << ": ";
     std::cerr << FormatInputError(status.error(), piece, source_name_);
     return false;
   }
@@ -420,7 +421,10 @@ bool Shell::FinishOutput() {
 }
 
 void Shell::ReportOutputFailure(const std::string& where) {
-  if (!output_reported_) std::cerr << "cannot write to " << where << ": the output is incomplete\n";
+  // In a file, after the file and line of the statement or dot command whose
+  // output failed (as every error there).
+  if (!output_reported_)
+    CommandError() << "cannot write to " << where << ": the output is incomplete\n";
   output_reported_ = true;
 }
 

@@ -430,7 +430,7 @@ big_sql="$tmp/big.sql"
 } >"$big_sql"
 err=$( (ulimit -f 4; exec "$SOLO" -f "$big_sql") 2>&1); rc=$?
 check "file size limit: status" "1" "$rc"
-check "file size limit: message" "cannot write to $tmp/limited.out: the output is incomplete" "$err"
+check "file size limit: message" "$big_sql:103: cannot write to $tmp/limited.out: the output is incomplete" "$err"
 # .quit stops every input level (a .read's too) and returns to main, which
 # closes the database (it was std::exit with the engine's threads running).
 printf 'select 1;\n.quit\nselect 2;\n' > "$tmp/quit.sql"
