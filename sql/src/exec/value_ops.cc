@@ -387,7 +387,7 @@ Value ParseNumber(std::string_view text, SourcePos pos, bool negative) {
   return Value::Decimal(static_cast<int64_t>(units), scale);
 }
 
-Value ParseNumericText(std::string_view text, SourcePos pos) {
+Value ParseNumericText(std::string_view text, SourcePos pos, std::string_view type_name) {
   std::string_view trimmed = text;
   while (!trimmed.empty() && trimmed.front() == ' ') trimmed.remove_prefix(1);
   while (!trimmed.empty() && trimmed.back() == ' ') trimmed.remove_suffix(1);
@@ -404,7 +404,7 @@ Value ParseNumericText(std::string_view text, SourcePos pos) {
   }
   if (!valid || !digit) {
     ThrowSql(SqlState::kInvalidTextRepresentation,
-             fmt::format("invalid input syntax for type numeric: \"{}\"", text), pos);
+             fmt::format("invalid input syntax for type {}: \"{}\"", type_name, text), pos);
   }
   return ParseNumber(trimmed, pos, negative);
 }
@@ -543,10 +543,13 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       Value number;
       const Value* source = &value;
       if (value.kind() == ValueKind::kText) {
-        number = ParseNumericText(value.as_text(), pos);
+        const std::string_view name = column.type == Type::kSmallInt  ? "smallint"
+                                      : column.type == Type::kInteger ? "integer"
+                                                                      : "bigint";
+        number = ParseNumericText(value.as_text(), pos, name);
         if (number.kind() != ValueKind::kInt) {
           ThrowSql(SqlState::kInvalidTextRepresentation,
-                   fmt::format("invalid input syntax for type integer: \"{}\"", value.as_text()),
+                   fmt::format("invalid input syntax for type {}: \"{}\"", name, value.as_text()),
                    pos);
         }
         source = &number;
@@ -585,7 +588,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
     }
     case Type::kDouble: {
       if (value.kind() == ValueKind::kText) {
-        Value number = ParseNumericText(value.as_text(), pos);
+        Value number = ParseNumericText(value.as_text(), pos, "double precision");
         out->SetDouble(ToDouble(number));
       } else if (IsNumeric(value)) {
         out->SetDouble(ToDouble(value));

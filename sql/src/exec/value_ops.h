@@ -51,8 +51,11 @@ bool Rescale(int64_t units, int from_scale, int to_scale, int64_t* out);
 // if `negative` (so that -9223372036854775808 is a BIGINT although
 // 9223372036854775808 is not). 22003 if it does not fit.
 Value ParseNumber(std::string_view text, SourcePos pos, bool negative = false);
-// Parses text as a number for a cast or comparison ("  -12.5 "); 22P02 if not one.
-Value ParseNumericText(std::string_view text, SourcePos pos);
+// Parses text as a number for a cast or comparison ("  -12.5 "); 22P02 if not
+// one, "invalid input syntax for type <type_name>" (PostgreSQL names the type
+// the text was read as: "integer" for an INTEGER column).
+Value ParseNumericText(std::string_view text, SourcePos pos,
+                       std::string_view type_name = "numeric");
 
 // The engine column type of a SQL type name (see sql/README.md "Types").
 // Throws 0A000/22023 for what the engine cannot store.
