@@ -714,3 +714,45 @@ TEST_CASE("regression: a column in LIMIT or OFFSET is 42P10 at prepare time, at 
     return solo::Status::OK();
   });
 }
+
+TEST_CASE("untyped literals and parameters take the type they meet, as in PostgreSQL") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, n INT, s VARCHAR(5), at TIMESTAMP)");
+  Run(session, "INSERT INTO t VALUES (1, NULL, 'x', NULL)");
+  db->read([&](solo::ReadTxn& txn) {
+    // PostgreSQL's message, at the literal, when the statement is prepared.
+    // Columns are 1-based.
+    std::string_view sql = "SELECT COALESCE(n, 'z') FROM t";
+    auto coalesce = PreparedStatement::Prepare(txn, sql);
+    REQUIRE(!coalesce.ok());
+    CHECK(coalesce.error().state() == SqlState::kInvalidTextRepresentation);
+    CHECK(coalesce.error().message() == "invalid input syntax for type integer: \"z\"");
+    CHECK(coalesce.error().pos().column == sql.find("'z'") + 1);
+    sql = "SELECT CASE WHEN k = 1 THEN 'a' ELSE 2 END FROM t";
+    auto when = PreparedStatement::Prepare(txn, sql);
+    REQUIRE(!when.ok());
+    CHECK(when.error().state() == SqlState::kInvalidTextRepresentation);
+    CHECK(when.error().pos().column == sql.find("'a'") + 1);
+    return solo::Status::OK();
+  });
+  // A parameter among a COALESCE's or CASE's integers is read as an integer.
+  ResultSet rows;
+  PreparedStatement coalesce = Prepare(*db, "SELECT COALESCE(n, $1) FROM t");
+  REQUIRE(Read(*db, coalesce, {Value::Text("05")}, &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(5));
+  SqlStatus failed = Read(*db, coalesce, {Value::Text("z")}, &rows);
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kInvalidTextRepresentation);
+  PreparedStatement when = Prepare(*db, "SELECT CASE WHEN k = 1 THEN ? ELSE 2 END FROM t");
+  REQUIRE(Read(*db, when, {Value::Text("7")}, &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(7));
+  // Parameters are still stored into any column, converted as they are.
+  PreparedStatement insert = Prepare(*db, "INSERT INTO t (k, n, at) VALUES ($1, $2, $3)");
+  REQUIRE(
+      Write(*db, insert, {Value::Text("2"), Value::Text("20"), Value::Text("2024-01-02")}).ok());
+  PreparedStatement update = Prepare(*db, "UPDATE t SET n = $1 WHERE k = 2");
+  REQUIRE(Write(*db, update, {Value::Text("21")}).ok());
+  REQUIRE(session.Exec("SELECT n FROM t WHERE k = 2", &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Int(21));
+}

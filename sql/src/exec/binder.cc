@@ -294,11 +294,64 @@ BExprPtr CloneExpr(const BExpr& expr) {
 
 // --- static types (sql/README.md "Types") ------------------------------------------
 
+std::optional<Type> KnownType(const BExpr& expr);
+
+// True for a value PostgreSQL types "unknown" until it meets a typed one: a
+// string literal, NULL or a parameter.
+bool IsUntyped(const BExpr& expr) {
+  return expr.kind == BKind::kParam ||
+         (expr.kind == BKind::kConst &&
+          (expr.constant.is_null() || expr.constant.kind() == ValueKind::kText));
+}
+
+// A number type's place in PostgreSQL's implicit conversions: smallint ->
+// integer -> bigint -> numeric -> double precision.
+int NumberRank(Type type) {
+  switch (type) {
+    case Type::kSmallInt:
+      return 0;
+    case Type::kInteger:
+      return 1;
+    case Type::kBigInt:
+      return 2;
+    case Type::kDecimal:
+      return 3;
+    default:
+      return 4;  // double precision
+  }
+}
+
+// The type PostgreSQL gives the values of a CASE or COALESCE ("UNION, CASE,
+// and Related Constructs"): text when every value is untyped (rule 3), else
+// the first known type, replaced by each later one of its family that it
+// converts to implicitly (rule 5: CASE ... THEN 1 ELSE 2.5 is numeric).
+// nullopt when some value's type is not known and none is (a BOOLEAN).
+std::optional<Type> CommonType(const std::vector<const BExpr*>& values) {
+  std::optional<Type> common;
+  bool all_untyped = true;
+  for (const BExpr* value : values) {
+    all_untyped = all_untyped && IsUntyped(*value);
+    const std::optional<Type> type = KnownType(*value);
+    if (!type) continue;
+    if (!common) {
+      common = type;
+    } else if (type_is_string(*common) && type_is_string(*type)) {
+      if (*type != *common) common = Type::kText;  // CHAR and VARCHAR both become text
+    } else if (*common != Type::kTimestamp && *type != Type::kTimestamp &&
+               !type_is_string(*common) && !type_is_string(*type) &&
+               NumberRank(*type) > NumberRank(*common)) {
+      common = type;
+    }
+  }
+  if (!common && all_untyped) return Type::kText;
+  return common;
+}
+
 // The SQL type of expr's value where the binder can tell: a column, a cast
 // or a subquery's output (BExpr::known_type), a number literal, and what
 // follows from them (arithmetic, ||, the scalar functions, CASE and
-// COALESCE). nullopt for a string literal or a parameter, which take the
-// type of what they meet (PostgreSQL's "unknown"), NULL and the rest.
+// COALESCE: CommonType). nullopt for a string literal or a parameter, which
+// take the type of what they meet (PostgreSQL's "unknown"), NULL and the rest.
 std::optional<Type> KnownType(const BExpr& expr) {
   switch (expr.kind) {
     case BKind::kConst:
@@ -327,17 +380,27 @@ std::optional<Type> KnownType(const BExpr& expr) {
     case BKind::kConcat:
       return Type::kText;
     case BKind::kCase: {
+      std::vector<const BExpr*> results;
       const size_t first_when = expr.has_operand ? 1 : 0;
       const size_t when_end = expr.args.size() - (expr.has_else ? 1 : 0);
       for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
-        if (auto type = KnownType(*expr.args[arg + 1])) return type;
+        results.push_back(expr.args[arg + 1].get());
       }
-      return expr.has_else ? KnownType(*expr.args.back()) : std::nullopt;
+      if (expr.has_else) results.push_back(expr.args.back().get());
+      return CommonType(results);
     }
     case BKind::kFunction:
       switch (expr.function) {
-        case ScalarFn::kCoalesce:
+        case ScalarFn::kCoalesce: {
+          std::vector<const BExpr*> values;
+          for (const BExprPtr& arg : expr.args) values.push_back(arg.get());
+          return CommonType(values);
+        }
         case ScalarFn::kNullif:
+          // The first argument's type, which an untyped one took from the
+          // second (ResolveComparedUntyped); both untyped: text.
+          if (IsUntyped(*expr.args[0]) && IsUntyped(*expr.args[1])) return Type::kText;
+          [[fallthrough]];
         case ScalarFn::kAbs:
           for (const BExprPtr& arg : expr.args) {
             if (auto type = KnownType(*arg)) return type;
@@ -418,6 +481,62 @@ void CheckCommonType(std::string_view what, const std::vector<const BExpr*>& res
   }
 }
 
+// A string literal read as `type` when it is bound, as PostgreSQL's input
+// function of the type reads it (22P02, 22003, 22008 at the literal). A
+// numeric keeps the literal's own scale.
+Value LiteralAs(const std::string& text, Type type, SourcePos pos) {
+  if (type == Type::kDecimal) return ParseNumericText(text, pos);
+  solo::ColumnDef column;
+  column.type = type;
+  Value out;
+  CastValue(Value::Text(text), column, &out, pos);
+  return out;
+}
+
+// Gives an untyped value the type `type` of the values it is matched with
+// (a CASE's or COALESCE's CommonType, NULLIF's other argument), as PostgreSQL
+// does when it binds the statement: a string literal is converted now, so
+// COALESCE(n, 'z') fails with 22P02 at 'z' before any row is read and
+// COALESCE(n, '5') gives the integer 5; a parameter is cast when it is
+// evaluated (not to numeric, whose scale is not known: its value is kept).
+// A string type needs nothing: a literal is text already (a CHAR's
+// comparisons are CoerceToBpchar's).
+void ResolveUntyped(BExprPtr* value, Type type) {
+  if (FamilyOf(type) == TypeFamily::kString) return;
+  BExpr& expr = **value;
+  if (expr.kind == BKind::kConst && expr.constant.kind() == ValueKind::kText) {
+    expr.constant = LiteralAs(expr.constant.as_text(), type, expr.pos);
+  } else if (expr.kind == BKind::kParam && type != Type::kDecimal) {
+    auto cast = MakeExpr(BKind::kCast, expr.pos);
+    cast->cast_type.type = type;
+    cast->known_type = type;
+    cast->args.push_back(std::move(*value));
+    *value = std::move(cast);
+  }
+}
+
+// The values of a CASE or COALESCE: 42804 across families
+// (CheckCommonType), then the untyped ones take their CommonType.
+void MatchValues(std::string_view what, const std::vector<BExprPtr*>& values, SourcePos pos) {
+  std::vector<const BExpr*> results;
+  for (const BExprPtr* value : values) results.push_back(value->get());
+  CheckCommonType(what, results, pos);
+  const std::optional<Type> common = CommonType(results);
+  if (!common) return;
+  for (BExprPtr* value : values) {
+    if (IsUntyped(**value)) ResolveUntyped(value, *common);
+  }
+}
+
+// NULLIF(a, b) compares as a = b does in PostgreSQL: an untyped argument
+// takes the other's known type.
+void ResolveComparedUntyped(BExprPtr* left, BExprPtr* right) {
+  const std::optional<Type> left_type = KnownType(**left);
+  const std::optional<Type> right_type = KnownType(**right);
+  if (left_type && !right_type && IsUntyped(**right)) ResolveUntyped(right, *left_type);
+  if (right_type && !left_type && IsUntyped(**left)) ResolveUntyped(left, *right_type);
+}
+
 // --- CHAR(n) (sql/README.md "CHAR(n)") -------------------------------------------------
 
 // Gives a column reference its item's column's static type (BExpr::bpchar_length, varchar).
@@ -493,14 +612,17 @@ void BindCharFunction(BExpr* expr) {
       return;
     case ScalarFn::kNullif:
       CheckOperands(*expr->args[0], "=", *expr->args[1], expr->pos);
+      ResolveComparedUntyped(&expr->args[0], &expr->args[1]);
       CoerceComparison(&expr->args[0], &expr->args[1]);
       expr->bpchar_length = expr->args[0]->bpchar_length;
       expr->varchar = expr->args[0]->varchar;
       return;
     case ScalarFn::kCoalesce: {
+      std::vector<BExprPtr*> values;
+      for (BExprPtr& arg : expr->args) values.push_back(&arg);
+      MatchValues("COALESCE", values, expr->pos);
       std::vector<const BExpr*> results;
       for (const BExprPtr& arg : expr->args) results.push_back(arg.get());
-      CheckCommonType("COALESCE", results, expr->pos);
       expr->bpchar_length = CommonBpcharLength(results);
       return;
     }
@@ -991,7 +1113,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       }
       // CASE c WHEN 'ab ' compares as `=` does; CASE ... THEN c ... is a
       // CHAR(n) when every result is one of that n.
-      std::vector<const BExpr*> results;
+      std::vector<BExprPtr*> values;
       const size_t first_when = out->has_operand ? 1 : 0;
       const size_t when_end = out->args.size() - (out->has_else ? 1 : 0);
       for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
@@ -999,10 +1121,12 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
           CheckOperands(*out->args[0], "=", *out->args[arg], out->args[arg]->pos);
           CoerceComparison(&out->args[0], &out->args[arg]);
         }
-        results.push_back(out->args[arg + 1].get());
+        values.push_back(&out->args[arg + 1]);
       }
-      if (out->has_else) results.push_back(out->args.back().get());
-      CheckCommonType("CASE", results, expr.pos);
+      if (out->has_else) values.push_back(&out->args.back());
+      MatchValues("CASE", values, expr.pos);
+      std::vector<const BExpr*> results;
+      for (const BExprPtr* value : values) results.push_back(value->get());
       out->bpchar_length = CommonBpcharLength(results);
       return out;
     }
