@@ -734,6 +734,20 @@ TEST_CASE("untyped literals and parameters take the type they meet, as in Postgr
     REQUIRE(!when.ok());
     CHECK(when.error().state() == SqlState::kInvalidTextRepresentation);
     CHECK(when.error().pos().column == sql.find("'a'") + 1);
+    // Storing text of a known type into a number: at the expression.
+    sql = "UPDATE t SET n = upper(s)";
+    auto update = PreparedStatement::Prepare(txn, sql);
+    REQUIRE(!update.ok());
+    CHECK(update.error().state() == SqlState::kDatatypeMismatch);
+    CHECK(update.error().message() ==
+          "column \"n\" is of type integer but expression is of type text");
+    CHECK(update.error().pos().column == sql.find("upper") + 1);
+    auto insert = PreparedStatement::Prepare(txn, "INSERT INTO t (k, at) SELECT k, s FROM t");
+    REQUIRE(!insert.ok());
+    CHECK(insert.error().state() == SqlState::kDatatypeMismatch);
+    CHECK(insert.error().message() ==
+          "column \"at\" is of type timestamp without time zone but expression is of type "
+          "character varying");
     return solo::Status::OK();
   });
   // A parameter among a COALESCE's or CASE's integers is read as an integer.

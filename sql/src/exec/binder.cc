@@ -537,6 +537,23 @@ void ResolveComparedUntyped(BExprPtr* left, BExprPtr* right) {
   if (right_type && !left_type && IsUntyped(**left)) ResolveUntyped(left, *right_type);
 }
 
+// 42804 when a value of known type is stored into `column` (INSERT's VALUES
+// or SELECT, UPDATE's SET) and PostgreSQL has no assignment cast for it:
+// text into a number or timestamp, a number into a timestamp or back
+// (`column "n" is of type integer but expression is of type text`), when
+// the statement is bound, whatever the rows. A string literal or a
+// parameter takes the column's type (converted as it is stored, as
+// before), and any type may be stored into a text column.
+void CheckAssignment(const BExpr& value, const solo::ColumnDef& column) {
+  if (FamilyOf(column.type) == TypeFamily::kString) return;
+  const std::optional<Type> type = KnownType(value);
+  if (!type || FamilyOf(*type) == FamilyOf(column.type)) return;
+  ThrowSql(SqlState::kDatatypeMismatch,
+           fmt::format("column \"{}\" is of type {} but expression is of type {}", column.name,
+                       PgTypeName(column.type), PgTypeName(*type)),
+           value.pos);
+}
+
 // --- CHAR(n) (sql/README.md "CHAR(n)") -------------------------------------------------
 
 // Gives a column reference its item's column's static type (BExpr::bpchar_length, varchar).
@@ -1752,6 +1769,11 @@ void Binder::BindInsert(const InsertStmt& insert) {
   } else if (value_count < targets.size()) {
     ThrowSql(SqlState::kSyntaxError, "INSERT has more target columns than expressions", insert.pos);
   }
+  if (out->select) {
+    for (size_t value_idx = 0; value_idx < value_count; ++value_idx) {
+      CheckAssignment(*out->select->outputs[value_idx], columns[targets[value_idx]]);
+    }
+  }
   for (const auto& row : insert.rows) {
     std::vector<BExprPtr> bound_row;
     for (const ExprPtr& value : row) {
@@ -1760,6 +1782,7 @@ void Binder::BindInsert(const InsertStmt& insert) {
                  value->pos);
       }
       bound_row.push_back(BindExpr(*value, &empty_scope, nullptr));
+      CheckAssignment(*bound_row.back(), columns[targets[bound_row.size() - 1]]);
     }
     out->rows.push_back(std::move(bound_row));
   }
@@ -1847,8 +1870,9 @@ void Binder::BindModify(const Statement& statement) {
         ThrowSql(SqlState::kGroupingError, "aggregate functions are not allowed in UPDATE",
                  assignment.value->pos);
       }
-      modify->assignments.emplace_back(static_cast<uint32_t>(found),
-                                       BindExpr(*assignment.value, &scope, nullptr));
+      BExprPtr value = BindExpr(*assignment.value, &scope, nullptr);
+      CheckAssignment(*value, items[0].columns[found]);
+      modify->assignments.emplace_back(static_cast<uint32_t>(found), std::move(value));
     }
   }
   // RETURNING: over the changed row (UPDATE) or the deleted one (DELETE).
