@@ -396,13 +396,27 @@ Value ParseNumericText(std::string_view text, SourcePos pos, std::string_view ty
     negative = trimmed.front() == '-';
     trimmed.remove_prefix(1);
   }
-  bool valid = !trimmed.empty();
-  bool digit = false;
-  for (char ch : trimmed) {
-    if (ch >= '0' && ch <= '9') digit = true;
-    else if (ch != '.' && ch != 'e' && ch != 'E' && ch != '-' && ch != '+') valid = false;
+  // digits [. digits] [(e|E) [+|-] digits], a digit before or after the dot:
+  // '1.2.3', '1e', '1e5e5' and '1-2' are no numbers (as in PostgreSQL), not
+  // read up to where they stop making sense.
+  size_t at = 0;
+  auto skip_digits = [&] {  // returns how many it skipped
+    const size_t from = at;
+    while (at < trimmed.size() && trimmed[at] >= '0' && trimmed[at] <= '9') ++at;
+    return at - from;
+  };
+  size_t mantissa_digits = skip_digits();
+  if (at < trimmed.size() && trimmed[at] == '.') {
+    ++at;
+    mantissa_digits += skip_digits();
   }
-  if (!valid || !digit) {
+  bool valid = mantissa_digits > 0;
+  if (valid && at < trimmed.size() && (trimmed[at] == 'e' || trimmed[at] == 'E')) {
+    ++at;
+    if (at < trimmed.size() && (trimmed[at] == '+' || trimmed[at] == '-')) ++at;
+    valid = skip_digits() > 0;
+  }
+  if (!valid || at != trimmed.size()) {
     ThrowSql(SqlState::kInvalidTextRepresentation,
              fmt::format("invalid input syntax for type {}: \"{}\"", type_name, text), pos);
   }
