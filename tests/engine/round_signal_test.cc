@@ -90,12 +90,7 @@ TEST_CASE("sleeping callers across the wrap of the round counter") {
 
 TEST_CASE("16 writers: each gets its own answer, at most one wake-up call per round") {
   auto db = test::open_db(Options{});
-  TableSchema schema = test::accounts_schema();
-  TableId table = 0;
-  REQUIRE(db->write([&](WriteTxn& txn) {
-              table = *txn.create_table(schema);
-              return Status::OK();
-            }).ok());
+  const TableId table = test::create_table(*db, test::accounts_schema());
   Stats before = db->stats();
 
   constexpr int kThreads = 16;
@@ -236,12 +231,7 @@ TEST_CASE("naps: none when turned off or when the answer is due at once") {
 // its own, and Stats counts the naps.
 TEST_CASE("naps: a driver of many submitted writes in memory naps and gets every answer") {
   auto db = test::open_db(Options{});
-  TableSchema schema = test::accounts_schema();
-  TableId table = 0;
-  REQUIRE(db->write([&](WriteTxn& txn) {
-              table = *txn.create_table(schema);
-              return Status::OK();
-            }).ok());
+  const TableId table = test::create_table(*db, test::accounts_schema());
   constexpr int kInFlight = 64;
   constexpr int kBatches = 40;
   std::vector<PendingWrite> pending(kInFlight);

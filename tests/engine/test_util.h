@@ -64,6 +64,19 @@ inline TableSchema accounts_schema() {
   return schema;
 }
 
+// Creates `schema`'s table in one write and returns its id.
+inline TableId create_table(Database& db, const TableSchema& schema) {
+  TableId table = 0;
+  // No Catch assertion on the owner thread (they are not thread-safe).
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              auto created = txn.create_table(schema);
+              if (!created.ok()) return created.status();
+              table = *created;
+              return Status::OK();
+            }).ok());
+  return table;
+}
+
 inline std::string int_key(const TableSchema& schema, int64_t id) {
   std::string key;
   Value value = Value::Int(id);
