@@ -61,6 +61,12 @@ bool Canceled(const SqlStatus& status) {
   return !status.ok() && status.error().state() == SqlState::kQueryCanceled;
 }
 
+// A status as the test's report shows it: "ok", or the error's code and message.
+std::string Describe(const SqlStatus& status) {
+  if (status.ok()) return "ok";
+  return std::string(status.error().code()) + " " + status.error().message();
+}
+
 // Runs sql on session while another thread sets *flag after `delay`.
 SqlStatus ExecCanceledAfter(Session& session, std::string_view sql, std::atomic<bool>* flag,
                             std::chrono::milliseconds delay) {
@@ -71,6 +77,68 @@ SqlStatus ExecCanceledAfter(Session& session, std::string_view sql, std::atomic<
   SqlStatus status = session.Exec(sql);
   canceler.join();
   return status;
+}
+
+using Millis = std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+Millis Since(Clock::time_point start) {
+  return std::chrono::duration_cast<Millis>(Clock::now() - start);
+}
+
+// How long sql takes on session, which must succeed.
+Millis TimeOf(Session& session, std::string_view sql) {
+  auto start = Clock::now();
+  Run(session, sql);
+  return Since(start);
+}
+
+// A statement run while another thread set its flag.
+struct CanceledRun {
+  SqlStatus status;
+  // From the flag's setting to the statement's return; negative if the
+  // statement returned first.
+  Millis after_flag{0};
+};
+
+// Runs run() (a statement) while another thread sets *flag after `delay`.
+template <class F>
+CanceledRun RunCanceledAfter(F&& run, std::atomic<bool>* flag, Millis delay) {
+  Clock::time_point set_at;
+  std::thread canceler([flag, delay, &set_at] {
+    std::this_thread::sleep_for(delay);
+    set_at = Clock::now();
+    flag->store(true);
+  });
+  CanceledRun result;
+  result.status = run();
+  auto returned_at = Clock::now();
+  canceler.join();
+  result.after_flag = std::chrono::duration_cast<Millis>(returned_at - set_at);
+  return result;
+}
+
+// When a statement reads its rows and then spends much longer on them in a
+// loop of its own (a sort, the groups, an INSERT's stores), a flag set after
+// this delay finds that loop: twice the time of reading them (measured just
+// before), and 50 ms for a thread's wake-up. On a machine that stalls, the
+// flag may find the reading instead (the statement is still cancelled).
+Millis DelayPast(Millis read) {
+  return 2 * read + Millis(50);
+}
+
+// How long after its flag a cancelled statement may still run (a check
+// comes within 1,024 comparisons, groups or rows, then the undo; some
+// milliseconds here): generous for a loaded 2-core machine and ASan. The
+// HAVING and the INSERTs below would run seconds more (debug build); the
+// sort about 0.5 s more, so there 57014, not a finished statement, is
+// what shows its check.
+constexpr Millis kPromptly{1000};
+
+// An expression that reads no row and takes some tens of microseconds: a
+// 20,000-character literal turned upper case, then measured.
+std::string SlowConstant() {
+  return "length(upper('" + std::string(20'000, 'x') + "'))";
 }
 
 }  // namespace
@@ -220,4 +288,57 @@ TEST_CASE(
   cancel = false;
   CHECK(Scalar(session, "SELECT count(*) FROM t") == Value::Int(kRows));
   CHECK(Scalar(session, "SELECT sum(v) FROM t") == Value::Int(kRows * (kRows + 1) / 2));
+}
+
+TEST_CASE("cancel: ORDER BY looks at the flag while it sorts the rows it read") {
+  auto db = OpenDb();
+  Session session(*db);
+  FillTable(session);
+  std::atomic<bool> cancel{false};
+  session.set_cancel_flag(&cancel);
+
+  // A million rows of a cross join in a scrambled order. Sorting them (20
+  // million comparisons, most missing the cache) takes longer than reading
+  // them, but not many times longer: the flag is set 50 ms after the time
+  // reading them into a ResultSet takes (about what reading them for the
+  // sort takes), well before the sort would end (debug build: read 0.4 s,
+  // sorted 0.6 s later).
+  const std::string select =
+      "SELECT (a.v * 7919 + b.v * 104729) % 1000003 AS k FROM t a, t b "
+      "WHERE a.id <= 1000 AND b.id <= 1000";
+  auto start = Clock::now();
+  {
+    ResultSet rows;
+    REQUIRE(session.Exec(select, &rows).ok());
+  }
+  const Millis read = Since(start);
+  CanceledRun run = RunCanceledAfter([&] { return session.Exec(select + " ORDER BY k"); }, &cancel,
+                                     read + Millis(50));
+  INFO("read in " << read.count() << " ms; " << Describe(run.status) << " "
+                  << run.after_flag.count() << " ms after the flag");
+  CHECK(Canceled(run.status));
+  CHECK(run.after_flag < kPromptly);
+  cancel = false;
+  CHECK(Scalar(session, "SELECT count(*) FROM t") == Value::Int(kRows));
+}
+
+TEST_CASE("cancel: GROUP BY looks at the flag while it finishes its groups") {
+  auto db = OpenDb();
+  Session session(*db);
+  FillTable(session);
+  std::atomic<bool> cancel{false};
+  session.set_cancel_flag(&cancel);
+
+  // 90,000 groups of a cross join, read quickly; HAVING, evaluated per
+  // group after the scan, takes tens of microseconds for each.
+  const std::string grouped =
+      "SELECT a.id, b.id FROM t a, t b WHERE a.id <= 300 AND b.id <= 300 GROUP BY a.id, b.id";
+  const Millis read = TimeOf(session, grouped);
+  const std::string having = grouped + " HAVING " + SlowConstant() + " > a.id";
+  CanceledRun run =
+      RunCanceledAfter([&] { return session.Exec(having); }, &cancel, DelayPast(read));
+  INFO("read in " << read.count() << " ms; " << Describe(run.status) << " "
+                  << run.after_flag.count() << " ms after the flag");
+  CHECK(Canceled(run.status));
+  CHECK(run.after_flag < kPromptly);
 }

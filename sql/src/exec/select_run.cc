@@ -830,8 +830,9 @@ class OutputStage {
  public:
   // `row`: the buffer each output row is built in (a Scanner's, kept from
   // one statement to the next).
-  OutputStage(const SelectPlan& plan, const Frame& frame, RowTarget* target, std::vector<Value>* row)
-      : plan_(plan), target_(target), row_(*row) {
+  OutputStage(const SelectPlan& plan, const Frame& frame, RowTarget* target,
+              std::vector<Value>* row)
+      : plan_(plan), target_(target), env_(frame.env), row_(*row) {
     Value scratch;
     if (plan.limit) {
       const Value& limit = Eval(*plan.limit, frame, &scratch);
@@ -897,7 +898,15 @@ class OutputStage {
     for (const auto& key : plan_.order) {
       key_col.push_back(key.output_index >= 0 ? static_cast<size_t>(key.output_index) : extra++);
     }
+    // Each comparison counts as a row for the cancel check: a sort of n rows
+    // makes about n log2 n of them, so a flag set while it sorts is seen
+    // within kCancelCheckRows comparisons, and without a flag the count is
+    // one predictable branch beside CompareValues. (std::stable_sort has no
+    // phases to look between; a count kept outside it would look only once
+    // it is done.) The throw leaves `order` in some order of its indexes,
+    // dropped with the statement.
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      CountRowForCancel(env_);
       for (size_t key = 0; key < key_col.size(); ++key) {
         const Value& left = sorted_[a * stride + key_col[key]];
         const Value& right = sorted_[b * stride + key_col[key]];
@@ -913,6 +922,7 @@ class OutputStage {
       return false;
     });
     for (size_t idx : order) {
+      CountRowForCancel(env_);
       if (!Pass(&sorted_[idx * stride])) break;
     }
   }
@@ -945,6 +955,7 @@ class OutputStage {
 
   const SelectPlan& plan_;
   RowTarget* target_;
+  ExecEnv* env_;  // the statement's, for its cancel flag
   int64_t limit_ = -1;
   int64_t offset_ = 0;
   size_t width_ = 0;
@@ -1320,6 +1331,9 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
   agg_frame.env = env;
   OutputStage output(plan, agg_frame, target, scanner.output_row());
   for (Group& group : groups) {
+    // A group per row read is possible (GROUP BY a key), and HAVING and the
+    // select list are evaluated here, after the scan's last look at the flag.
+    CountRowForCancel(env);
     for (size_t col = 0; col < group.keys.size(); ++col) agg_row[col] = group.keys[col];
     for (size_t agg = 0; agg < plan.aggs.size(); ++agg) {
       Finish(plan.aggs[agg], group.states[agg], &agg_row[group.keys.size() + agg]);
