@@ -141,6 +141,15 @@ std::string SlowConstant() {
   return "length(upper('" + std::string(20'000, 'x') + "'))";
 }
 
+// u(id, v, pad), whose pad DEFAULT (SlowConstant) is evaluated for every
+// row stored, so that storing rows costs far more than reading them; with
+// one row, (0, 0).
+void CreatePaddedTable(Session& session) {
+  Run(session, "CREATE TABLE u (id INTEGER PRIMARY KEY, v INTEGER NOT NULL, pad INTEGER DEFAULT (" +
+                   SlowConstant() + "))");
+  Run(session, "INSERT INTO u (id, v) VALUES (0, 0)");
+}
+
 }  // namespace
 
 TEST_CASE("cancel: a set flag ends a SELECT with 57014; a clear one lets it finish") {
@@ -341,4 +350,65 @@ TEST_CASE("cancel: GROUP BY looks at the flag while it finishes its groups") {
                   << run.after_flag.count() << " ms after the flag");
   CHECK(Canceled(run.status));
   CHECK(run.after_flag < kPromptly);
+}
+
+TEST_CASE("cancel: a multi-row INSERT looks at the flag between its rows and inserts nothing") {
+  auto db = OpenDb();
+  Session session(*db);
+  CreatePaddedTable(session);
+
+  // 40,000 rows, each storing its pad DEFAULT.
+  constexpr int64_t kValuesRows = 40'000;
+  std::string sql = "INSERT INTO u (id, v) VALUES ";
+  for (int64_t id = 1; id <= kValuesRows; ++id) {
+    if (id != 1) sql += ", ";
+    sql += "(" + std::to_string(id) + ", " + std::to_string(id) + ")";
+  }
+  std::atomic<bool> cancel{false};
+  CanceledRun run;
+  db->write([&](solo::WriteTxn& txn) {
+    // Prepared first, so that the flag finds the rows being stored rather
+    // than the statement's start.
+    auto prepared = PreparedStatement::Prepare(txn, sql);
+    REQUIRE(prepared.ok());
+    run = RunCanceledAfter([&] { return prepared->Execute(txn, {}, nullptr, &cancel); }, &cancel,
+                           Millis(100));
+    return run.status.ok() ? solo::Status::OK() : solo::Status::Aborted("statement failed");
+  });
+  INFO(Describe(run.status) << " " << run.after_flag.count() << " ms after the flag");
+  CHECK(Canceled(run.status));
+  CHECK(run.after_flag < kPromptly);
+  CHECK(Scalar(session, "SELECT count(*) FROM u") == Value::Int(1));
+}
+
+TEST_CASE("cancel: INSERT ... SELECT looks at the flag while it stores the rows it read") {
+  auto db = OpenDb();
+  Session session(*db);
+  FillTable(session);
+  CreatePaddedTable(session);
+  std::atomic<bool> cancel{false};
+  session.set_cancel_flag(&cancel);
+
+  // Reading t's 50,000 rows is quick; storing each (its pad DEFAULT) is not.
+  const Millis read = TimeOf(session, "SELECT id, v FROM t");
+  const std::string copy = "INSERT INTO u (id, v) SELECT id, v FROM t";
+  CanceledRun run = RunCanceledAfter([&] { return session.Exec(copy); }, &cancel, DelayPast(read));
+  INFO("read in " << read.count() << " ms; " << Describe(run.status) << " "
+                  << run.after_flag.count() << " ms after the flag");
+  CHECK(Canceled(run.status));
+  CHECK(run.after_flag < kPromptly);
+  cancel = false;
+  CHECK(Scalar(session, "SELECT count(*) FROM u") == Value::Int(1));
+
+  // Inside BEGIN: the transaction is failed, and ROLLBACK undoes its
+  // earlier statement too.
+  Run(session, "BEGIN");
+  Run(session, "DELETE FROM u");
+  run = RunCanceledAfter([&] { return session.Exec(copy); }, &cancel, DelayPast(read));
+  CHECK(Canceled(run.status));
+  cancel = false;
+  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
+  Run(session, "ROLLBACK");
+  CHECK(Scalar(session, "SELECT count(*) FROM u") == Value::Int(1));
+  CHECK(Scalar(session, "SELECT sum(v) FROM u") == Value::Int(0));
 }

@@ -47,9 +47,10 @@ struct ExecEnv {
 [[noreturn]] void ThrowCanceled();
 
 // Counts one row of a loop a long statement spends its time in (a scan's
-// rows, a derived table's rows, an UPDATE's or DELETE's changes); every
-// kCancelCheckRows rows looks at env->cancel and throws 57014 when it is
-// set. Without a flag, one predictable branch.
+// rows, a derived table's rows, an UPDATE's or DELETE's changes, an
+// INSERT's rows, a GROUP BY's groups, a sort's comparisons and the sorted
+// rows passed on); every kCancelCheckRows rows looks at env->cancel and
+// throws 57014 when it is set. Without a flag, one predictable branch.
 inline void CountRowForCancel(ExecEnv* env) {
   if (env->cancel == nullptr) return;
   if (--env->rows_to_cancel_check != 0) return;

@@ -235,12 +235,16 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
     RunSelect(*insert.select, env, nullptr, &rows);
     size_t width = insert.select->outputs.size();
     for (size_t start = 0; width > 0 && start < rows.rows.size(); start += width) {
+      // The SELECT looked at the flag as it read these rows; storing them
+      // costs more per row than reading did. Undone by the caller.
+      CountRowForCancel(env);
       store([&](int source) -> const Value& { return rows.rows[start + source]; });
       ++count;
     }
     return count;
   }
   for (const auto& source_row : insert.rows) {
+    CountRowForCancel(env);  // a VALUES list may be long; undone by the caller
     if (values.size() < source_row.size()) values.resize(source_row.size());
     sources.resize(source_row.size());
     // A parameter or a constant is used where it is; only what Eval
