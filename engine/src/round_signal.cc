@@ -243,9 +243,8 @@ void RoundSignal::nap_until_expected(const std::atomic<uint32_t>& done,
     }
     napped = true;
     caller_naps_.fetch_add(1, std::memory_order_relaxed);
-    struct timespec nap {
-      0, static_cast<long>(nap_ns)
-    };
+    timespec nap{};
+    nap.tv_nsec = static_cast<long>(nap_ns);  // below kNapMaxNs, under a second
     nanosleep(&nap, nullptr);
   }
 }
