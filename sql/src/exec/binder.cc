@@ -296,6 +296,13 @@ BExprPtr CloneExpr(const BExpr& expr) {
 
 std::optional<Type> KnownType(const BExpr& expr);
 
+enum class TypeFamily { kString, kNumber, kTimestamp };
+
+TypeFamily FamilyOf(Type type) {
+  if (type_is_string(type)) return TypeFamily::kString;
+  return type == Type::kTimestamp ? TypeFamily::kTimestamp : TypeFamily::kNumber;
+}
+
 // True for a value PostgreSQL types "unknown" until it meets a typed one: a
 // string literal, NULL or a parameter.
 bool IsUntyped(const BExpr& expr) {
@@ -335,11 +342,11 @@ std::optional<Type> CommonType(const std::vector<const BExpr*>& values) {
     if (!type) continue;
     if (!common) {
       common = type;
-    } else if (type_is_string(*common) && type_is_string(*type)) {
+    } else if (FamilyOf(*type) != FamilyOf(*common)) {
+      continue;  // CheckCommonType's 42804
+    } else if (FamilyOf(*type) == TypeFamily::kString) {
       if (*type != *common) common = Type::kText;  // CHAR and VARCHAR both become text
-    } else if (*common != Type::kTimestamp && *type != Type::kTimestamp &&
-               !type_is_string(*common) && !type_is_string(*type) &&
-               NumberRank(*type) > NumberRank(*common)) {
+    } else if (FamilyOf(*type) == TypeFamily::kNumber && NumberRank(*type) > NumberRank(*common)) {
       common = type;
     }
   }
@@ -417,38 +424,6 @@ std::optional<Type> KnownType(const BExpr& expr) {
   }
 }
 
-enum class TypeFamily { kString, kNumber, kTimestamp };
-
-TypeFamily FamilyOf(Type type) {
-  if (type_is_string(type)) return TypeFamily::kString;
-  return type == Type::kTimestamp ? TypeFamily::kTimestamp : TypeFamily::kNumber;
-}
-
-// PostgreSQL's name of a type in its messages ("character varying").
-std::string_view PgTypeName(Type type) {
-  switch (type) {
-    case Type::kSmallInt:
-      return "smallint";
-    case Type::kInteger:
-      return "integer";
-    case Type::kBigInt:
-      return "bigint";
-    case Type::kDecimal:
-      return "numeric";
-    case Type::kChar:
-      return "character";
-    case Type::kVarChar:
-      return "character varying";
-    case Type::kText:
-      return "text";
-    case Type::kTimestamp:
-      return "timestamp without time zone";
-    case Type::kDouble:
-      return "double precision";
-  }
-  return "unknown";
-}
-
 // 42883 when `left op right` mixes a text with a number or a timestamp, or
 // a number with a timestamp, both of known type (PostgreSQL has no such
 // operator; a string literal or a parameter takes the other side's type).
@@ -516,16 +491,21 @@ void ResolveUntyped(BExprPtr* value, Type type) {
 }
 
 // The values of a CASE or COALESCE: 42804 across families
-// (CheckCommonType), then the untyped ones take their CommonType.
-void MatchValues(std::string_view what, const std::vector<BExprPtr*>& values, SourcePos pos) {
+// (CheckCommonType), then the untyped ones take their CommonType. Returns
+// the values as they are then (a parameter may be wrapped in a cast).
+std::vector<const BExpr*> MatchValues(std::string_view what, const std::vector<BExprPtr*>& values,
+                                      SourcePos pos) {
   std::vector<const BExpr*> results;
   for (const BExprPtr* value : values) results.push_back(value->get());
   CheckCommonType(what, results, pos);
   const std::optional<Type> common = CommonType(results);
-  if (!common) return;
-  for (BExprPtr* value : values) {
-    if (IsUntyped(**value)) ResolveUntyped(value, *common);
+  if (!common) return results;
+  for (size_t idx = 0; idx < values.size(); ++idx) {
+    if (!IsUntyped(*results[idx])) continue;
+    ResolveUntyped(values[idx], *common);
+    results[idx] = values[idx]->get();
   }
+  return results;
 }
 
 // NULLIF(a, b) compares as a = b does in PostgreSQL: an untyped argument
@@ -637,10 +617,7 @@ void BindCharFunction(BExpr* expr) {
     case ScalarFn::kCoalesce: {
       std::vector<BExprPtr*> values;
       for (BExprPtr& arg : expr->args) values.push_back(&arg);
-      MatchValues("COALESCE", values, expr->pos);
-      std::vector<const BExpr*> results;
-      for (const BExprPtr& arg : expr->args) results.push_back(arg.get());
-      expr->bpchar_length = CommonBpcharLength(results);
+      expr->bpchar_length = CommonBpcharLength(MatchValues("COALESCE", values, expr->pos));
       return;
     }
     default: return;
@@ -1141,10 +1118,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         values.push_back(&out->args[arg + 1]);
       }
       if (out->has_else) values.push_back(&out->args.back());
-      MatchValues("CASE", values, expr.pos);
-      std::vector<const BExpr*> results;
-      for (const BExprPtr* value : values) results.push_back(value->get());
-      out->bpchar_length = CommonBpcharLength(results);
+      out->bpchar_length = CommonBpcharLength(MatchValues("CASE", values, expr.pos));
       return out;
     }
     case ExprKind::kCast: {

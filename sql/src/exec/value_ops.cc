@@ -557,9 +557,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       Value number;
       const Value* source = &value;
       if (value.kind() == ValueKind::kText) {
-        const std::string_view name = column.type == Type::kSmallInt  ? "smallint"
-                                      : column.type == Type::kInteger ? "integer"
-                                                                      : "bigint";
+        const std::string_view name = PgTypeName(column.type);
         number = ParseNumericText(value.as_text(), pos, name);
         if (number.kind() != ValueKind::kInt) {
           ThrowSql(SqlState::kInvalidTextRepresentation,
@@ -602,7 +600,7 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
     }
     case Type::kDouble: {
       if (value.kind() == ValueKind::kText) {
-        Value number = ParseNumericText(value.as_text(), pos, "double precision");
+        Value number = ParseNumericText(value.as_text(), pos, PgTypeName(column.type));
         out->SetDouble(ToDouble(number));
       } else if (IsNumeric(value)) {
         out->SetDouble(ToDouble(value));
@@ -927,6 +925,31 @@ bool Like(std::string_view text, std::string_view pattern, std::string_view esca
 }
 
 // --- public value functions ---------------------------------------------------------------
+
+// PostgreSQL's name of a type in its messages ("character varying").
+std::string_view PgTypeName(Type type) {
+  switch (type) {
+    case Type::kSmallInt:
+      return "smallint";
+    case Type::kInteger:
+      return "integer";
+    case Type::kBigInt:
+      return "bigint";
+    case Type::kDecimal:
+      return "numeric";
+    case Type::kChar:
+      return "character";
+    case Type::kVarChar:
+      return "character varying";
+    case Type::kText:
+      return "text";
+    case Type::kTimestamp:
+      return "timestamp without time zone";
+    case Type::kDouble:
+      return "double precision";
+  }
+  return "unknown";
+}
 
 std::string FormatDecimal(int64_t units, int scale) {
   if (scale == 0) return std::to_string(units);

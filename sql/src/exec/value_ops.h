@@ -57,6 +57,10 @@ Value ParseNumber(std::string_view text, SourcePos pos, bool negative = false);
 Value ParseNumericText(std::string_view text, SourcePos pos,
                        std::string_view type_name = "numeric");
 
+// PostgreSQL's name of a type in its messages ("character varying",
+// "double precision").
+std::string_view PgTypeName(Type type);
+
 // The engine column type of a SQL type name (see sql/README.md "Types").
 // Throws 0A000/22023 for what the engine cannot store.
 solo::ColumnDef ColumnForType(const TypeName& type);
