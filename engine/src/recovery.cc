@@ -357,13 +357,16 @@ Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint
   BlockBuffers buffers;  // outlives the reader thread
   ReadAhead<CheckpointItem> ahead(kCheckpointReadAheadBytes);
   uint64_t read_lsn = 0;
+  // The reader thread tells how far it has read; the end is told here, once
+  // the owner has applied every block (the read-ahead holds up to
+  // kCheckpointReadAheadBytes after the last one read).
+  ProgressTicker ticker(db->options());
+  RecoveryProgress progress;
+  progress.phase = RecoveryProgress::Phase::kCheckpoint;
+  progress.total_bytes = file_bytes;
   Reader<CheckpointItem> reader(&ahead, [&]() {
     RowKeyCheck key_check(path);
-    ProgressTicker ticker(db->options());
-    RecoveryProgress progress;
-    progress.phase = RecoveryProgress::Phase::kCheckpoint;
-    progress.total_bytes = file_bytes;
-    Status status = read_checkpoint(
+    return read_checkpoint(
         fs, path, &read_lsn, [&](CheckpointBlock type, std::string* block, uint64_t offset) {
           Status checked = key_check.check(type, std::string_view(*block).substr(1), offset);
           if (!checked.ok()) return checked;
@@ -377,16 +380,15 @@ Status load_checkpoint(DbImpl* db, FileSystem* fs, const std::string& path, uint
           ticker.tick(progress);
           return Status::OK();
         });
-    if (status.ok()) {
-      progress.done_bytes = file_bytes;
-      progress.finished = true;
-      ticker.tick(progress);
-    }
-    return status;
   });
   Status status = db->write(
       [&](WriteTxn& txn) { return apply_checkpoint(txn, db, &ahead, &buffers, path, &read_lsn); });
   reader.join();
+  if (status.ok()) {
+    progress.done_bytes = file_bytes;
+    progress.finished = true;
+    ticker.tick(progress);
+  }
   *lsn = read_lsn;
   return status;
 }
@@ -485,11 +487,12 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   uint64_t replayed_bytes = 0;
   ReadAhead<LogItem> ahead(kLogReadAheadBytes);
   LogState read_state;
+  // As for the checkpoint: the end is told once every round is applied.
+  ProgressTicker ticker(db->options());
+  RecoveryProgress progress;
+  progress.phase = RecoveryProgress::Phase::kLog;
   Reader<LogItem> reader(&ahead, [&]() {
-    ProgressTicker ticker(db->options());
-    RecoveryProgress progress;
-    progress.phase = RecoveryProgress::Phase::kLog;
-    Status status = read_log(
+    return read_log(
         fs, segments, checkpoint_lsn,
         [&](uint64_t lsn, std::string_view payload, const std::string& file, uint64_t offset) {
           replayed_rounds++;
@@ -503,16 +506,15 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
           return Status::OK();
         },
         &read_state);
-    if (status.ok() && replayed_rounds > 0) {
-      progress.finished = true;
-      ticker.tick(progress);
-    }
-    return status;
   });
   uint64_t saved_bytes = 0;
   status = replay_log(db, &ahead, &saved_bytes);
   reader.join();
   if (!status.ok()) return status;
+  if (replayed_rounds > 0) {
+    progress.finished = true;
+    ticker.tick(progress);
+  }
   *state = std::move(read_state);
   state->db_id = db_id;
   state->checkpoint_bytes = checkpoint_bytes;

@@ -32,7 +32,7 @@ struct RecoveryProgress {
   uint64_t done_bytes = 0;   // of the checkpoint file read; of the log's rounds read
   uint64_t total_bytes = 0;  // the checkpoint file's size; the log: 0 (not known ahead)
   uint64_t rounds = 0;       // kLog: rounds read so far
-  bool finished = false;     // the phase's last call
+  bool finished = false;     // the phase's last call: all of it read and applied
 };
 
 // "checkpoint 1.2 of 2.6 GB (46%)", "log 310 MB, 12345 rounds": the figures
