@@ -1,0 +1,3 @@
+SELECT a, b, c FROM t WHERE a = 1;
+SELECT COUNT(*), SUM(c), MIN(d), MAX(e) FROM t;
+SELECT k, j, v FROM u ORDER BY v DESC, k LIMIT 2 OFFSET 1;

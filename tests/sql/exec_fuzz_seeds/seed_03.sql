@@ -1,0 +1,3 @@
+SELECT t.a, u.v FROM t JOIN u ON u.k = t.a WHERE u.j IN (1, 3) ORDER BY 1;
+SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.a);
+SELECT (SELECT MAX(j) FROM u WHERE u.k = t.a) FROM t;

@@ -1,0 +1,3 @@
+EXPLAIN SELECT * FROM t WHERE b = 'one';
+EXPLAIN UPDATE u SET v = 'z' WHERE k = 1;
+SELECT * FROM t WHERE a IN (SELECT k FROM u) AND b NOT IN ('x', 'y');
