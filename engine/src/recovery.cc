@@ -421,6 +421,34 @@ Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead, uint64_t* saved_bytes) 
   return ahead->status();
 }
 
+// A checkpoint proves that the database has a log: LogWriter::open makes
+// the segment files (synced, directory synced) before any checkpoint can be
+// written, and nothing removes one. A checkpoint of round N >= 1 was
+// written after round N was synced into a started segment, and the
+// writer's chain always begins with a started, synced segment that starts
+// at or before N + 1 (one leaves the chain only when the next one starts
+// at or before the checkpoint's round + 1); only segments outside the
+// chain get a new header. So a checkpoint without any segment file, or one
+// of a round >= 1 without any started segment, is a log that was removed
+// or emptied, with any rounds after the checkpoint: refused before
+// anything is loaded (engine/README.md invariant 8), where it used to open
+// as the checkpoint alone. A checkpoint of round 0 (a new database
+// checkpointed before its first round) may have no started segment.
+Status check_log_kept(const std::string& dir, uint64_t checkpoint_lsn,
+                      const std::vector<SegmentScan>& segments) {
+  const bool started = std::any_of(segments.begin(), segments.end(),
+                                   [](const SegmentScan& scan) { return scan.valid; });
+  if (started || (checkpoint_lsn == 0 && !segments.empty())) return Status::OK();
+  const std::string what =
+      segments.empty() ? dir + " holds no log segment (wal-NNNNNN.log): the log was removed"
+                       : "none of the " + std::to_string(segments.size()) + " log segments in " +
+                             dir + " was started (no valid header): the log was emptied or damaged";
+  return Status::Corruption("log segments missing: checkpoint " + dir + "/" +
+                            checkpoint_name(checkpoint_lsn) + " ends at round " +
+                            std::to_string(checkpoint_lsn) + ", but " + what +
+                            ", and with it any round logged after the checkpoint");
+}
+
 }  // namespace
 
 Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state) {
@@ -469,6 +497,10 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   uint64_t db_id = 0;
   status = settle_database_id(identified, &db_id);
   if (!status.ok()) return status;
+  if (found) {
+    status = check_log_kept(dir, newest, segments);
+    if (!status.ok()) return status;
+  }
   // The state takes ~1.5-1.8x its checkpoint's size in arenas (records,
   // nodes): have most of that faulted in by another thread meanwhile.
   ArenaPrefaulter prefaulter(&db->pool_, checkpoint_bytes * 3 / 2);

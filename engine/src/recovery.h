@@ -19,9 +19,10 @@ class DbImpl;
 // (database_id.h; a new one for a new database), loads the newest
 // checkpoint, replays the log. Returns OK and *state (where the log
 // continues, and the id); Corruption naming file and offset for damage not
-// at the log's tail, for a file of another format version and for a
-// checkpoint or segment of another database; IOError for a failed file
-// operation.
+// at the log's tail, for a file of another format version, for a
+// checkpoint or segment of another database and for a checkpoint without
+// its log (no segment file, or none started after a checkpoint of a round
+// >= 1; nothing is loaded then); IOError for a failed file operation.
 Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state);
 
 }  // namespace solo::internal

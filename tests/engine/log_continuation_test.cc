@@ -2,10 +2,15 @@
 // continuation frame, log_format.h): deleting, emptying or zeroing it is
 // refused at open, naming it, while the states a crash leaves (a segment
 // started but not synced, a torn tail) and damage the checkpoint covers
-// still open with every acknowledged row.
+// still open with every acknowledged row. A checkpoint whose segments are
+// all gone (removed, emptied) is refused too, the files left as they were.
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 
+#include "checkpoint_format.h"
 #include "crc32c.h"
 #include "durable_codec.h"
 #include "durable_util.h"
@@ -272,7 +277,7 @@ TEST_CASE("a crash at any point (torn tail, segment start) opens with every ackn
   }
 }
 
-TEST_CASE("segments reused by the ring after checkpoints, and removed after one, still open") {
+TEST_CASE("segments reused by the ring over checkpoints still open") {
   FaultFileSystem fs;
   insert_rows(&fs, 1, 20);
   for (int lap = 0; lap < 4; ++lap) {
@@ -280,17 +285,213 @@ TEST_CASE("segments reused by the ring after checkpoints, and removed after one,
     insert_rows(&fs, from, from + 29, /*checkpoint_at=*/from + 15);
     check_rows(&fs, from + 29);
   }
-  // A checkpoint that covers every round: the segments are not needed.
   {
     auto db = test::open_dir(continuation_options(&fs));
     REQUIRE(db->checkpoint().ok());
   }
-  for (const std::string& path : fs.paths()) {
-    if (path.find("/wal-") != std::string::npos) REQUIRE(fs.remove(path).ok());
-  }
   check_rows(&fs, 140);
   insert_rows(&fs, 141, 150);
   check_rows(&fs, 150);
+}
+
+namespace {
+
+// Every file of `fs` with its bytes.
+std::map<std::string, std::string> files_of(FaultFileSystem* fs) {
+  std::map<std::string, std::string> files;
+  for (const std::string& path : fs->paths()) files[path] = fs->contents(path);
+  return files;
+}
+
+std::string checkpoint_of(FaultFileSystem* fs) {
+  std::string found;
+  for (const std::string& path : fs->paths()) {
+    if (path.find("/checkpoint-") != std::string::npos && path.ends_with(".ckpt")) found = path;
+  }
+  REQUIRE(!found.empty());
+  return found;
+}
+
+// Open must be refused as a log that is missing, naming the checkpoint and
+// the directory, and leave every file as it was (no segment made).
+void require_log_missing(FaultFileSystem* fs, const Options& options) {
+  const std::map<std::string, std::string> before = files_of(fs);
+  const std::string checkpoint = checkpoint_of(fs);
+  auto opened = Database::open(options);
+  INFO("open: " << opened.status().ToString());
+  REQUIRE(!opened.ok());
+  REQUIRE(opened.status().IsCorruption());
+  const std::string message(opened.status().message());
+  CHECK(message.find("log segments missing: checkpoint " + checkpoint + " ends at round ") == 0);
+  CHECK(message.find("/db holds no log segment") != std::string::npos);
+  CHECK(files_of(fs) == before);
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint without its log segments is refused, and nothing is changed") {
+  FaultFileSystem fs;
+  SECTION("closed cleanly, the checkpoint at close covering every round") {
+    Options options = continuation_options(&fs);
+    options.checkpoint_at_close_bytes = 1;
+    {
+      auto db = test::open_dir(options);
+      REQUIRE(db->write([&](WriteTxn& txn) {
+                  return txn.create_table(test::kv_schema()).status();
+                }).ok());
+      for (int key = 1; key <= 30; ++key) {
+        REQUIRE(db->write([&](WriteTxn& txn) {
+                    return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
+                  }).ok());
+      }
+      REQUIRE(db->close().ok());
+    }
+    check_rows(&fs, 30);  // it opens with its log (no new round: the checkpoint stays the newest)
+  }
+  SECTION("a crash, the rounds after the checkpoint only in the log") {
+    insert_rows(&fs, 1, 20);
+    insert_rows(&fs, 21, 40, /*checkpoint_at=*/25);
+    fs.crash(test::CrashMode::kDropUnsynced, 1);
+  }
+  SECTION("a checkpoint of round 0 (nothing logged)") {
+    auto db = test::open_dir(continuation_options(&fs));
+    REQUIRE(db->checkpoint().ok());
+    REQUIRE(checkpoint_of(&fs).ends_with(internal::checkpoint_name(0)));
+  }
+  for (const std::string& path : fs.paths()) {
+    if (path.find("/wal-") != std::string::npos) REQUIRE(fs.remove(path).ok());
+  }
+  require_log_missing(&fs, continuation_options(&fs));
+  // Again, asking for a larger ring: refused before any segment is made.
+  Options other = continuation_options(&fs);
+  other.log_segments = 6;
+  require_log_missing(&fs, other);
+}
+
+TEST_CASE("a checkpoint whose log segments were all emptied or zeroed is refused") {
+  const char* const kEmptied[] = {"cut to 0 bytes", "zeroed whole", "headers zeroed"};
+  for (int kind = 0; kind < 3; ++kind) {
+    INFO(kEmptied[kind]);
+    FaultFileSystem fs;
+    insert_rows(&fs, 1, 40, /*checkpoint_at=*/25);
+    size_t emptied = 0;
+    for (const std::string& path : fs.paths()) {
+      if (path.find("/wal-") == std::string::npos) continue;
+      emptied++;
+      if (kind == 0) cut_to(&fs, path, 0);
+      if (kind == 1) fs.corrupt(path, 0, std::string(fs.contents(path).size(), '\0'));
+      if (kind == 2) fs.corrupt(path, 0, std::string(internal::kSegmentHeaderBytes, '\0'));
+    }
+    const std::map<std::string, std::string> before = files_of(&fs);
+    auto opened = Database::open(continuation_options(&fs));
+    INFO("open: " << opened.status().ToString());
+    REQUIRE(opened.status().IsCorruption());
+    CHECK(std::string(opened.status().message())
+              .find("but none of the " + std::to_string(emptied) +
+                    " log segments in /db was started (no valid header)") != std::string::npos);
+    CHECK(files_of(&fs) == before);
+  }
+}
+
+TEST_CASE("a new database, and one closed cleanly with or without a checkpoint, open") {
+  FaultFileSystem fs;
+  // An empty database opens (it has no table kv yet).
+  auto check_empty = [&] {
+    auto db = test::open_dir(continuation_options(&fs));
+    db->read([&](ReadTxn& txn) {
+      CHECK(txn.catalog().tree_count() == 0);
+      return Status::OK();
+    });
+  };
+  SECTION("new, nothing logged, reopened") {
+    { auto db = test::open_dir(continuation_options(&fs)); }
+    check_empty();
+  }
+  SECTION("new, checkpointed before its first round (round 0, no segment started)") {
+    {
+      auto db = test::open_dir(continuation_options(&fs));
+      REQUIRE(db->checkpoint().ok());
+    }
+    REQUIRE(started_segments(&fs).empty());
+    check_empty();
+    insert_rows(&fs, 1, 10);
+    check_rows(&fs, 10);
+  }
+  SECTION("closed cleanly without a checkpoint at close") {
+    insert_rows(&fs, 1, 30);
+    check_rows(&fs, 30);
+  }
+  SECTION("closed cleanly with a checkpoint at close, then more runs") {
+    Options options = continuation_options(&fs);
+    options.checkpoint_at_close_bytes = 1;
+    for (int run = 0; run < 3; ++run) {
+      auto db = test::open_dir(options);
+      if (run == 0) {
+        REQUIRE(db->write([&](WriteTxn& txn) {
+                    return txn.create_table(test::kv_schema()).status();
+                  }).ok());
+      }
+      for (int key = run * 20 + 1; key <= run * 20 + 20; ++key) {
+        REQUIRE(db->write([&](WriteTxn& txn) {
+                    return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
+                  }).ok());
+      }
+      REQUIRE(db->close().ok());
+      checkpoint_of(&fs);
+    }
+    check_rows(&fs, 60);
+  }
+}
+
+TEST_CASE("real files: a checkpoint without its log segments is refused, its bytes kept") {
+  test::TempDir dir;
+  Options options;
+  options.check_invariants = true;
+  options.dir = dir.path;
+  options.log_segment_bytes = 8 * 1024;
+  options.log_segments = 2;
+  options.checkpoint_log_bytes = 0;
+  options.checkpoint_at_close_bytes = 1;
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(db->write([&](WriteTxn& txn) {
+                return txn.create_table(test::kv_schema()).status();
+              }).ok());
+    for (int key = 1; key <= 30; ++key) {
+      REQUIRE(db->write([&](WriteTxn& txn) {
+                  return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
+                }).ok());
+    }
+    REQUIRE(db->close().ok());
+  }
+  auto files = [&] {
+    std::map<std::string, std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      found[entry.path().filename().string()] =
+          std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    return found;
+  };
+  std::string checkpoint;
+  for (const auto& [name, bytes] : files()) {
+    uint32_t slot;
+    uint64_t lsn;
+    if (internal::parse_segment_name(name, &slot)) {
+      std::filesystem::remove(dir.path + "/" + name);
+    } else if (internal::parse_checkpoint_name(name, &lsn)) {
+      checkpoint = dir.path + "/" + name;
+    }
+  }
+  REQUIRE(!checkpoint.empty());
+  const std::map<std::string, std::string> before = files();
+  auto opened = Database::open(options);
+  INFO("open: " << opened.status().ToString());
+  REQUIRE(opened.status().IsCorruption());
+  CHECK(std::string(opened.status().message())
+            .find("log segments missing: checkpoint " + checkpoint + " ends at round 31, but " +
+                  dir.path + " holds no log segment") == 0);
+  CHECK(files() == before);
 }
 
 TEST_CASE("a damaged record the checkpoint covers does not block the open; one after it does") {
