@@ -442,8 +442,15 @@ void DbImpl::commit_transaction() {
 }
 
 void DbImpl::undo_transaction() {
+  undo_to(TxnMark{0, 0, 0, txn_log_mark_, txn_log_saved_mark_});
+}
+
+void DbImpl::undo_to(const TxnMark& mark) {
+  SOLO_ASSERT(on_owner_thread());  // invariant 1
+  SOLO_ASSERT(mark.undo_entries <= undo_.size() && mark.created <= created_.size() &&
+              mark.displaced <= displaced_.size());
   const std::vector<UndoEntry>& entries = undo_.entries();
-  for (auto entry = entries.rbegin(); entry != entries.rend(); ++entry) {
+  for (auto entry = entries.rbegin(); entry != entries.rend() - mark.undo_entries; ++entry) {
     KeyRef key = make_key(undo_.key(*entry));
     void* value = nullptr;
     bool done = true;
@@ -474,20 +481,22 @@ void DbImpl::undo_transaction() {
     SOLO_ASSERT(done);
     (void)done;
   }
-  // Every record this transaction made is out of the tree again; every record
-  // it displaced is back in it.
-  for (Record* record : created_) {
+  // Every record made since the mark is out of the tree again; every record
+  // displaced since is back in it (a record made earlier stays, in the tree
+  // or displaced, as the earlier changes left it).
+  for (size_t record_idx = mark.created; record_idx < created_.size(); ++record_idx) {
+    Record* record = created_[record_idx];
     uint32_t bytes = Record::alloc_bytes(record->size());
     record_bytes_ -= bytes;
     pool_.free_now(record, bytes);
   }
-  created_.clear();
-  displaced_.clear();
-  undo_.clear();
+  created_.resize(mark.created);
+  displaced_.resize(mark.displaced);
+  undo_.truncate(mark.undo_entries);
   changes_++;
   if (logging_) {
-    log_buffer_.resize(txn_log_mark_);  // invariant 5: not in the log either
-    log_saved_bytes_ = txn_log_saved_mark_;
+    log_buffer_.resize(mark.log_bytes);  // invariant 5: not in the log either
+    log_saved_bytes_ = mark.log_saved_bytes;
   }
 }
 

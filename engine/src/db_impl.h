@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -125,6 +126,21 @@ class DbImpl {
   void set_catalog(std::unique_ptr<Catalog> catalog);
   void add_tree(const TreeState& tree);
   void undo_transaction();
+  // How far the running transaction has come: undo_to(mark) undoes the
+  // changes made since mark() (a cancelled DDL call's) and keeps the
+  // earlier ones, in the trees, the records and the log alike.
+  struct TxnMark {
+    size_t undo_entries = 0;
+    size_t created = 0;
+    size_t displaced = 0;
+    size_t log_bytes = 0;
+    uint64_t log_saved_bytes = 0;
+  };
+  TxnMark mark() const {
+    return TxnMark{undo_.size(), created_.size(), displaced_.size(), log_buffer_.size(),
+                   log_saved_bytes_};
+  }
+  void undo_to(const TxnMark& mark);
   // Redo records of the running transaction (engine/README.md "Log"): only
   // when logging (a directory is open); a rollback truncates them away.
   bool logging() const { return logging_; }
@@ -182,6 +198,10 @@ class DbImpl {
   std::vector<uint32_t> index_part_sizes_;
   std::vector<uint8_t> index_has_null_;
 
+  // For tests, on the owner thread: called at each look of a DDL call's
+  // loop at its cancel flag, just before the flag is read (a test sets the
+  // flag here to cancel the call at a known point).
+  std::function<void()> ddl_cancel_check_for_test;
   // For tests: the published RootSet (only stable while nothing is written).
   const RootSet* published_for_test() const { return published_.load(); }
   // For tests, on the owner thread (inside a write): the requests queued

@@ -20,6 +20,9 @@ std::string Status::ToString() const {
     case Code::kInternal: name = "Internal"; break;
     case Code::kIOError: name = "IOError"; break;
     case Code::kCorruption: name = "Corruption"; break;
+    case Code::kCancelled:
+      name = "Cancelled";
+      break;
   }
   return std::string(name) + ": " + rep_->message;
 }

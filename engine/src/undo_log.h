@@ -40,6 +40,12 @@ class UndoLog {
     keys_.resize(entries_.back().key_offset);
     entries_.pop_back();
   }
+  // Forgets the entries after the first `size` (undone by the caller).
+  void truncate(size_t size) {
+    if (size == entries_.size()) return;
+    keys_.resize(entries_[size].key_offset);
+    entries_.resize(size);
+  }
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
   const std::vector<UndoEntry>& entries() const { return entries_; }

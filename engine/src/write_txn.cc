@@ -65,6 +65,32 @@ Status check_index_columns(const TableSchema& table, const IndexSchema& index) {
 
 }  // namespace
 
+namespace internal {
+
+// A DDL call's looks at its caller's cancel flag: step() once per row or
+// entry of its loops; true (stop) when the flag is set, looked at every
+// kDdlCancelCheckRows steps. Without a flag, one predictable branch a step.
+class CancelCheck {
+ public:
+  CancelCheck(DbImpl* db, const std::atomic<bool>* cancel) : db_(db), cancel_(cancel) {}
+  CancelCheck(const CancelCheck&) = delete;
+  CancelCheck& operator=(const CancelCheck&) = delete;
+
+  bool step() {
+    if (cancel_ == nullptr || --steps_to_check_ != 0) return false;
+    steps_to_check_ = kDdlCancelCheckRows;
+    if (db_->ddl_cancel_check_for_test) db_->ddl_cancel_check_for_test();
+    return cancel_->load(std::memory_order_relaxed);
+  }
+
+ private:
+  DbImpl* const db_;
+  const std::atomic<bool>* const cancel_;  // null: never stops
+  uint32_t steps_to_check_ = kDdlCancelCheckRows;
+};
+
+}  // namespace internal
+
 WriteTxn::WriteTxn(DbImpl* db) : db_(db) {
   changes_ = &db_->changes_;
   refresh_view();
@@ -183,7 +209,7 @@ Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
   return info->id;
 }
 
-Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
+Result<IndexId> WriteTxn::create_index(const IndexSchema& schema, const std::atomic<bool>* cancel) {
   SOLO_ASSERT(db_->on_owner_thread());
   if (rolled_back_) return Status::Aborted("transaction was rolled back");
   const TableInfo* table = catalog_->find_table(schema.table);
@@ -194,7 +220,9 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
     return Status::AlreadyExists("name already in use: " + schema.name);
   }
 
-  // Fill the new tree from the table's rows before anything is logged.
+  // Fill the new tree from the table's rows before anything is logged: until
+  // it is added, dropping it undoes the call (a failure or a cancel).
+  internal::CancelCheck check(db_, cancel);
   TreeState tree;
   tree.has_records = false;
   std::string key;
@@ -202,8 +230,9 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema) {
   for (; cursor->valid(); cursor->next()) {
     uint32_t part_size;
     bool has_null;
-    status = build_index_key(table->schema, schema, cursor->value(), cursor->key(), &key,
-                             &part_size, &has_null);
+    status = check.step() ? Status::Cancelled("cancelled while filling index " + schema.name)
+                          : build_index_key(table->schema, schema, cursor->value(), cursor->key(),
+                                            &key, &part_size, &has_null);
     if (status.ok() && schema.unique && !has_null &&
         has_other_entry(tree, std::string_view(key).substr(0, part_size), {}, generation_)) {
       status = Status::AlreadyExists("duplicate key for unique index " + schema.name);
@@ -560,18 +589,44 @@ Status WriteTxn::erase(TableId table, std::string_view key) {
 }
 
 // --- DROP (added for the SQL layer) ---------------------------------------------
+//
+// A drop removes entries and rows one by one, each a logged change with its
+// undo entry (the records go to displaced_, freed only when the transaction
+// commits; nodes are retired the same way): a drop that fails or is
+// cancelled part way is undone back to its start by undo_to(), like a
+// rollback of only this call.
 
-Status WriteTxn::drop_index(IndexId index) {
+Status WriteTxn::drop_index(IndexId index, const std::atomic<bool>* cancel) {
   SOLO_ASSERT(db_->on_owner_thread());
   if (rolled_back_) return Status::Aborted("transaction was rolled back");
+  if (catalog_->index(index) == nullptr) return Status::NotFound("not an index id");
+  internal::CancelCheck check(db_, cancel);
+  const DbImpl::TxnMark mark = db_->mark();
+  Status status = remove_index(index, &check);
+  if (!status.ok()) {
+    db_->undo_to(mark);
+    refresh_view();
+  }
+  return status;
+}
+
+Status WriteTxn::remove_index(IndexId index, internal::CancelCheck* check) {
   const IndexInfo* info = catalog_->index(index);
-  if (info == nullptr) return Status::NotFound("not an index id");
+  SOLO_ASSERT(info != nullptr);
   std::vector<std::string> keys;
   {
     Result<Cursor> cursor = scan(index, KeyRange::All());
-    for (; cursor->valid(); cursor->next()) keys.emplace_back(cursor->key());
+    for (; cursor->valid(); cursor->next()) {
+      if (check->step())
+        return Status::Cancelled("cancelled while dropping index " + info->schema.name);
+      keys.emplace_back(cursor->key());
+    }
   }
-  for (const std::string& key : keys) db_->tree_remove(index, key);
+  for (const std::string& key : keys) {
+    if (check->step())
+      return Status::Cancelled("cancelled while dropping index " + info->schema.name);
+    db_->tree_remove(index, key);
+  }
   auto table_info = std::make_shared<TableInfo>(*catalog_->table(info->table));
   std::erase(table_info->indexes, index);
   auto catalog = std::make_unique<Catalog>(*catalog_);
@@ -583,22 +638,38 @@ Status WriteTxn::drop_index(IndexId index) {
   return Status::OK();
 }
 
-Status WriteTxn::drop_table(TableId table) {
+Status WriteTxn::drop_table(TableId table, const std::atomic<bool>* cancel) {
   const TableInfo* info;
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
-  std::vector<IndexId> indexes = info->indexes;
+  internal::CancelCheck check(db_, cancel);
+  const DbImpl::TxnMark mark = db_->mark();
+  status = remove_table(table, &check);
+  if (!status.ok()) {
+    db_->undo_to(mark);
+    refresh_view();
+  }
+  return status;
+}
+
+Status WriteTxn::remove_table(TableId table, internal::CancelCheck* check) {
+  const std::string name = catalog_->table(table)->schema.name;
+  std::vector<IndexId> indexes = catalog_->table(table)->indexes;
   for (IndexId index : indexes) {
-    status = drop_index(index);
+    Status status = remove_index(index, check);
     if (!status.ok()) return status;
   }
   std::vector<std::string> keys;
   {
     Result<Cursor> cursor = scan(table, KeyRange::All());
-    for (; cursor->valid(); cursor->next()) keys.emplace_back(cursor->key());
+    for (; cursor->valid(); cursor->next()) {
+      if (check->step()) return Status::Cancelled("cancelled while dropping table " + name);
+      keys.emplace_back(cursor->key());
+    }
   }
   for (const std::string& key : keys) {
-    status = erase(table, key);
+    if (check->step()) return Status::Cancelled("cancelled while dropping table " + name);
+    Status status = erase(table, key);
     if (!status.ok()) return status;
   }
   auto catalog = std::make_unique<Catalog>(*catalog_);

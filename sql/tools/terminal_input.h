@@ -9,12 +9,12 @@
 // sets cancel_flag(), which the shell gives its Session
 // (Session::set_cancel_flag): the running statement ends with 57014,
 // "canceling statement due to user request", within ~1,000 rows of its
-// scan (or its sort's comparisons, its groups, its inserts), and is undone
-// as after any error; the shell drops the rest of the line and shows the
-// prompt again. It also prints a note on stderr, because a statement may
-// not reach a check soon (CREATE INDEX over a large table, whose loop is
-// the engine's): a second Ctrl-C then ends the process by SIGINT's
-// default action. (Every
+// scan (or its sort's comparisons, its groups, its inserts, CREATE INDEX's
+// and DROP's rows in the engine), and is undone as after any error; the
+// shell drops the rest of the line and shows the prompt again. It also
+// prints a note on stderr, because a statement may not reach a check soon
+// (a long expression over a few rows): a second Ctrl-C then ends the
+// process by SIGINT's default action. (Every
 // commit that has returned is kept by a durable database; an in-memory one
 // is lost.) ReadLine clears the flag once its handler is in place, so a
 // Ctrl-C that comes after a statement's last check cancels the line's next

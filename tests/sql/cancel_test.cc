@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "db_impl.h"  // the engine's DDL cancel hook (ddl_cancel_check_for_test)
 #include "solo/database.h"
 #include "solo/sql/session.h"
 #include "solo/sql/statement.h"
@@ -148,6 +149,53 @@ void CreatePaddedTable(Session& session) {
   Run(session, "CREATE TABLE u (id INTEGER PRIMARY KEY, v INTEGER NOT NULL, pad INTEGER DEFAULT (" +
                    SlowConstant() + "))");
   Run(session, "INSERT INTO u (id, v) VALUES (0, 0)");
+}
+
+// Sets *flag at the engine's `at`-th look at it inside CREATE INDEX's or
+// DROP's loop over the rows (the engine's test hook, on the owner thread,
+// just before the look). The statement's own check at its start has found
+// the flag clear by then: a 57014 can only come from the engine's loop.
+class CancelInEngineAt {
+ public:
+  CancelInEngineAt(solo::Database& db, std::atomic<bool>* flag, int at) : db_(db) {
+    db.impl()->ddl_cancel_check_for_test = [this, flag, at] {
+      if (++looks_ == at) flag->store(true);
+    };
+  }
+  ~CancelInEngineAt() { db_.impl()->ddl_cancel_check_for_test = nullptr; }
+  CancelInEngineAt(const CancelInEngineAt&) = delete;
+  CancelInEngineAt& operator=(const CancelInEngineAt&) = delete;
+
+  // How many looks the engine took (read while no statement runs).
+  int looks() const { return looks_; }
+
+ private:
+  solo::Database& db_;
+  int looks_ = 0;
+};
+
+// The rows of a query as text, one line per row, to compare results.
+std::string RowsOf(Session& session, std::string_view sql) {
+  ResultSet rows;
+  SqlStatus status = session.Exec(sql, &rows);
+  INFO(sql);
+  REQUIRE(status.ok());
+  std::string text;
+  for (size_t row = 0; row < rows.row_count(); ++row) {
+    for (size_t column = 0; column < rows.column_count(); ++column) {
+      text += rows.at(row, column).ToString() + (column + 1 < rows.column_count() ? "|" : "\n");
+    }
+  }
+  return text;
+}
+
+bool HasIndex(solo::Database& db, const std::string& name) {
+  bool found = false;
+  db.read([&](solo::ReadTxn& txn) {
+    found = txn.catalog().find_index(name) != nullptr;
+    return solo::Status::OK();
+  });
+  return found;
 }
 
 }  // namespace
@@ -411,4 +459,120 @@ TEST_CASE("cancel: INSERT ... SELECT looks at the flag while it stores the rows 
   Run(session, "ROLLBACK");
   CHECK(Scalar(session, "SELECT count(*) FROM u") == Value::Int(1));
   CHECK(Scalar(session, "SELECT sum(v) FROM u") == Value::Int(0));
+}
+
+TEST_CASE("cancel: CREATE INDEX stops in the engine's fill and leaves no index") {
+  auto db = OpenDb();
+  Session session(*db);
+  FillTable(session);
+  std::atomic<bool> cancel{false};
+  session.set_cancel_flag(&cancel);
+  const std::string query = "SELECT id, v FROM t WHERE v BETWEEN 1000 AND 1100 ORDER BY id";
+  const std::string before = RowsOf(session, query);
+  const std::string point = "SELECT id FROM t WHERE v = 1000";  // through t_v once it exists
+  const std::string plan_before = RowsOf(session, "EXPLAIN " + point);
+
+  // At the engine's 10th look: some 10,000 of the 50,000 rows are in the
+  // new index, which the cancel drops.
+  {
+    CancelInEngineAt in_engine(*db, &cancel, 10);
+    SqlStatus status = session.Exec("CREATE INDEX t_v ON t (v)");
+    INFO(Describe(status));
+    REQUIRE(Canceled(status));
+    CHECK(status.error().message() == "canceling statement due to user request");
+    CHECK(in_engine.looks() == 10);
+  }
+  cancel = false;
+  CHECK_FALSE(HasIndex(*db, "t_v"));
+  CHECK(session.Exec("DROP INDEX t_v").error().code() == "42704");
+  CHECK(Scalar(session, "SELECT count(*) FROM t") == Value::Int(kRows));
+  CHECK(Scalar(session, "SELECT sum(v) FROM t") == Value::Int(kRows * (kRows + 1) / 2));
+  CHECK(RowsOf(session, query) == before);
+  CHECK(RowsOf(session, "EXPLAIN " + point) == plan_before);
+
+  // Inside BEGIN: the transaction is failed, and ROLLBACK undoes its
+  // earlier statement too.
+  Run(session, "BEGIN");
+  Run(session, "DELETE FROM t WHERE id <= 100");
+  {
+    CancelInEngineAt in_engine(*db, &cancel, 5);
+    CHECK(Canceled(session.Exec("CREATE UNIQUE INDEX t_v ON t (v)")));
+    CHECK(in_engine.looks() == 5);
+  }
+  cancel = false;
+  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
+  Run(session, "ROLLBACK");
+  CHECK_FALSE(HasIndex(*db, "t_v"));
+  CHECK(Scalar(session, "SELECT count(*) FROM t") == Value::Int(kRows));
+
+  // The same name is free: the index is built, and the query's answer is
+  // the same through it.
+  Run(session, "CREATE INDEX t_v ON t (v)");
+  CHECK(HasIndex(*db, "t_v"));
+  CHECK(plan_before.find("index t_v") == std::string::npos);
+  CHECK(RowsOf(session, "EXPLAIN " + point).find("index t_v") != std::string::npos);
+  CHECK(Scalar(session, point) == Value::Int(1000));
+  CHECK(RowsOf(session, query) == before);
+}
+
+TEST_CASE("cancel: DROP TABLE stops in the engine's erasing and leaves the table whole") {
+  auto db = OpenDb();
+  Session session(*db);
+  FillTable(session);
+  // d: t's rows, an index and a DEFAULT (kept in __solo_defaults).
+  Run(session, "CREATE TABLE d (id INTEGER PRIMARY KEY, v INTEGER NOT NULL, w INTEGER DEFAULT 7)");
+  Run(session, "INSERT INTO d (id, v) SELECT id, v FROM t");
+  Run(session, "CREATE INDEX d_v ON d (v)");
+  std::atomic<bool> cancel{false};
+  session.set_cancel_flag(&cancel);
+  const std::string query = "SELECT id, v, w FROM d WHERE v BETWEEN 1000 AND 1100 ORDER BY id";
+  const std::string before = RowsOf(session, query);
+
+  // DROP TABLE d takes 4 x 50,000 steps (the index's entries read and
+  // removed, the rows read and erased) and looks every 1,024: its 180th
+  // look is among the rows' erasing, some 34,000 of them erased.
+  const int kErasingLook = 180;
+  static_assert(kErasingLook * solo::kDdlCancelCheckRows > 3 * kRows);
+  static_assert(kErasingLook * solo::kDdlCancelCheckRows < 4 * kRows);
+  {
+    CancelInEngineAt in_engine(*db, &cancel, kErasingLook);
+    SqlStatus status = session.Exec("DROP TABLE d");
+    INFO(Describe(status));
+    REQUIRE(Canceled(status));
+    CHECK(status.error().message() == "canceling statement due to user request");
+    CHECK(in_engine.looks() == kErasingLook);
+  }
+  cancel = false;
+  CHECK(HasIndex(*db, "d_v"));
+  CHECK(Scalar(session, "SELECT count(*) FROM d") == Value::Int(kRows));
+  CHECK(Scalar(session, "SELECT sum(v) FROM d") == Value::Int(kRows * (kRows + 1) / 2));
+  CHECK(Scalar(session, "SELECT count(*) FROM d WHERE v < 100") == Value::Int(99));
+  CHECK(RowsOf(session, query) == before);
+  // Usable, its DEFAULT too.
+  Run(session, "INSERT INTO d (id, v) VALUES (0, 0)");
+  CHECK(Scalar(session, "SELECT w FROM d WHERE id = 0") == Value::Int(7));
+  Run(session, "UPDATE d SET v = v + 1 WHERE id <= 10");
+  Run(session, "DELETE FROM d WHERE id = 0");
+  CHECK(Scalar(session, "SELECT sum(v) FROM d") == Value::Int(kRows * (kRows + 1) / 2 + 10));
+
+  // Inside BEGIN, cancelled while it reads the index: 25P02, and ROLLBACK
+  // undoes the earlier statement.
+  Run(session, "BEGIN");
+  Run(session, "DELETE FROM d WHERE id <= 100");
+  {
+    CancelInEngineAt in_engine(*db, &cancel, 3);
+    CHECK(Canceled(session.Exec("DROP TABLE d")));
+    CHECK(in_engine.looks() == 3);
+  }
+  cancel = false;
+  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
+  Run(session, "ROLLBACK");
+  CHECK(Scalar(session, "SELECT count(*) FROM d") == Value::Int(kRows));
+
+  // With the flag clear it is dropped, and the name is free.
+  Run(session, "DROP TABLE d");
+  CHECK(session.Exec("SELECT count(*) FROM d").error().code() == "42P01");
+  CHECK_FALSE(HasIndex(*db, "d_v"));
+  Run(session, "CREATE TABLE d (id INTEGER PRIMARY KEY)");
+  CHECK(Scalar(session, "SELECT count(*) FROM d") == Value::Int(0));
 }

@@ -24,6 +24,7 @@ class Status {
     kInternal,         // a bug or an unexpected condition
     kIOError,          // a file operation failed (durability is lost: fatal for the database)
     kCorruption,       // a durable file is damaged (not at the log's tail); names file and offset
+    kCancelled,        // the caller's cancel flag stopped the call (which changed nothing)
   };
 
   // An OK status: one null pointer. Costs no allocation, and making,
@@ -54,6 +55,7 @@ class Status {
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
   static Status IOError(std::string_view msg) { return Status(Code::kIOError, msg); }
   static Status Corruption(std::string_view msg) { return Status(Code::kCorruption, msg); }
+  static Status Cancelled(std::string_view msg) { return Status(Code::kCancelled, msg); }
 
   bool ok() const { return rep_ == nullptr; }
   bool IsNotFound() const { return code() == Code::kNotFound; }
@@ -64,6 +66,7 @@ class Status {
   bool IsShutdown() const { return code() == Code::kShutdown; }
   bool IsIOError() const { return code() == Code::kIOError; }
   bool IsCorruption() const { return code() == Code::kCorruption; }
+  bool IsCancelled() const { return code() == Code::kCancelled; }
 
   Code code() const { return rep_ == nullptr ? Code::kOk : rep_->code; }
   // Empty for OK.

@@ -3,6 +3,7 @@
 // set of trees; TxnView holds what they share.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -18,9 +19,14 @@ namespace solo {
 
 struct DecodedRow;  // solo/codec.h
 
+// How many rows or entries a DDL call's loop handles between two looks at
+// its cancel flag (WriteTxn::create_index, drop_index, drop_table).
+inline constexpr uint32_t kDdlCancelCheckRows = 1024;
+
 namespace internal {
 struct TreeState;
 struct TreePath;
+class CancelCheck;
 class DbImpl;
 class TableLoader;
 }  // namespace internal
@@ -94,13 +100,23 @@ class WriteTxn : public TxnView {
   // DDL. Returns the new tree's id; AlreadyExists if the name is taken;
   // InvalidArgument for a bad schema. create_index fills the index from the
   // table's rows and fails with AlreadyExists if a unique index would not be.
+  //
+  // `cancel` (create_index, drop_index, drop_table; may be null, must
+  // outlive the call) may be set by any thread or a signal handler while
+  // the call runs: its loops over the table's rows or the index's entries
+  // look at it every kDdlCancelCheckRows of them (not at the start), and
+  // once it is set the call undoes what it did and returns Cancelled; the
+  // transaction goes on as if the call had not been made. The engine only
+  // reads the flag; the caller clears it.
   Result<TableId> create_table(const TableSchema& schema);
-  Result<IndexId> create_index(const IndexSchema& schema);
+  Result<IndexId> create_index(const IndexSchema& schema,
+                               const std::atomic<bool>* cancel = nullptr);
   // Removes an index (its entries, then its catalog entry), or a table with
   // its indexes and rows. The tree id is not reused; the name is free again.
-  // Undone like any change if the transaction is. NotFound for a bad id.
-  Status drop_index(IndexId index);
-  Status drop_table(TableId table);
+  // Undone like any change if the transaction is. NotFound for a bad id;
+  // Cancelled as above (a failed or cancelled drop leaves nothing removed).
+  Status drop_index(IndexId index, const std::atomic<bool>* cancel = nullptr);
+  Status drop_table(TableId table, const std::atomic<bool>* cancel = nullptr);
 
   // Inserts a row (one Value per column). AlreadyExists if the primary key or
   // a unique index key exists; Constraint/InvalidArgument for a bad value.
@@ -164,6 +180,11 @@ class WriteTxn : public TxnView {
   Status check_table(TableId table, const TableInfo** info) const;
   Status insert_checked(const TableInfo& table, std::string_view key, std::string_view row);
   Status update_checked(const TableInfo& table, std::string_view key, std::string_view row);
+  // The work of drop_index and drop_table, whose steps count into `check`
+  // (one count across a table's indexes and rows). On failure the caller
+  // undoes what they did.
+  Status remove_index(IndexId index, internal::CancelCheck* check);
+  Status remove_table(TableId table, internal::CancelCheck* check);
   // The steps after the descent: `path` is where a descent for `key` ended
   // (not found: or null for an empty tree; found: the row's place);
   // new_key: the primary key of `row` (the caller derived it).

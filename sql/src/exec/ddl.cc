@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "exec/eval.h"
 #include "exec/plan.h"
 #include "exec/value_ops.h"
 #include "solo/codec.h"
@@ -96,7 +97,7 @@ void CreateTable(const CreateTableStmt& create, WriteTxn* txn) {
   }
 }
 
-void CreateIndex(const CreateIndexStmt& create, WriteTxn* txn) {
+void CreateIndex(const CreateIndexStmt& create, WriteTxn* txn, const std::atomic<bool>* cancel) {
   const Catalog& catalog = txn->catalog();
   const TableInfo* table = catalog.find_table(create.table.name);
   if (table == nullptr) {
@@ -127,8 +128,9 @@ void CreateIndex(const CreateIndexStmt& create, WriteTxn* txn) {
     }
     schema.columns.push_back(static_cast<uint32_t>(found));
   }
-  solo::Result<IndexId> created = txn->create_index(schema);
+  solo::Result<IndexId> created = txn->create_index(schema, cancel);
   if (!created.ok()) {
+    if (created.status().IsCancelled()) ThrowCanceled();  // nothing of the index is left
     if (created.status().IsAlreadyExists()) {
       ThrowSql(SqlState::kUniqueViolation,
                fmt::format("could not create unique index \"{}\": the table has duplicate keys",
@@ -138,7 +140,7 @@ void CreateIndex(const CreateIndexStmt& create, WriteTxn* txn) {
   }
 }
 
-void Drop(const DropStmt& drop, WriteTxn* txn) {
+void Drop(const DropStmt& drop, WriteTxn* txn, const std::atomic<bool>* cancel) {
   const Catalog& catalog = txn->catalog();
   bool is_table = drop.kind == StatementKind::kDropTable;
   bool exists = is_table ? catalog.find_table(drop.name.name) != nullptr
@@ -156,7 +158,7 @@ void Drop(const DropStmt& drop, WriteTxn* txn) {
   if (is_table) {
     const TableInfo* table = catalog.find_table(drop.name.name);
     RefuseSystemTableChange(drop.name.name, drop.name.pos);
-    status = txn->drop_table(table->id);
+    status = txn->drop_table(table->id, cancel);
     // Its DEFAULT expressions go with it.
     const TableInfo* defaults = txn->catalog().find_table(kDefaultsTable);
     if (status.ok() && defaults != nullptr) {
@@ -173,8 +175,9 @@ void Drop(const DropStmt& drop, WriteTxn* txn) {
       }
     }
   } else {
-    status = txn->drop_index(catalog.find_index(drop.name.name)->id);
+    status = txn->drop_index(catalog.find_index(drop.name.name)->id, cancel);
   }
+  if (status.IsCancelled()) ThrowCanceled();  // the engine undid what the drop did
   if (!status.ok()) ThrowSql(SqlState::kInternalError, status.ToString(), drop.pos);
 }
 
@@ -186,12 +189,16 @@ void RefuseSystemTableChange(std::string_view table, SourcePos pos) {
            fmt::format("permission denied: \"{}\" is a system table", table), pos);
 }
 
-void ExecuteDdl(const Statement& statement, WriteTxn* txn) {
+void ExecuteDdl(const Statement& statement, WriteTxn* txn, const std::atomic<bool>* cancel) {
   switch (statement.kind) {
     case StatementKind::kCreateTable: CreateTable(statement.As<CreateTableStmt>(), txn); break;
-    case StatementKind::kCreateIndex: CreateIndex(statement.As<CreateIndexStmt>(), txn); break;
+    case StatementKind::kCreateIndex:
+      CreateIndex(statement.As<CreateIndexStmt>(), txn, cancel);
+      break;
     case StatementKind::kDropTable:
-    case StatementKind::kDropIndex: Drop(statement.As<DropStmt>(), txn); break;
+    case StatementKind::kDropIndex:
+      Drop(statement.As<DropStmt>(), txn, cancel);
+      break;
     default: ThrowSql(SqlState::kInternalError, "not a DDL statement", statement.pos);
   }
 }

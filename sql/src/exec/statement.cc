@@ -572,7 +572,9 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
       case StatementKind::kInsert: affected = ExecuteInsert(*plan.insert, &env); break;
       case StatementKind::kUpdate: affected = ExecuteModify(*plan.modify, true, &env, out); break;
       case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env, out); break;
-      default: ExecuteDdl(*plan.parsed.statement, write); break;
+      default:
+        ExecuteDdl(*plan.parsed.statement, write, cancel);
+        break;
     }
     if (out != nullptr) {
       out->set_affected(affected);
