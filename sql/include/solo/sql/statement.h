@@ -149,10 +149,11 @@ class PreparedStatement {
   // `cancel` (may be null; must outlive the call) may be set by any thread,
   // or a signal handler, while the statement runs: the statement then fails
   // with 57014 (kQueryCanceled), the caller undoing its changes as after any
-  // error. It is looked at when the statement starts and every 1,024 rows
-  // of a scan or of an UPDATE's or DELETE's changes (not inside a sort or
-  // grouping of rows already read). The call only reads the flag; the
-  // caller clears it.
+  // error. It is looked at when the statement starts and every 1,024 steps
+  // of the loops it may spend long in (sql/README.md "Sessions": a scan's
+  // rows, the changes, an INSERT's rows, a sort's comparisons, the groups,
+  // and the rows of CREATE INDEX and DROP inside the engine). The call only
+  // reads the flag; the caller clears it.
   SqlStatus Execute(WriteTxn& txn, std::span<const Value> params, ResultSet* out,
                     const std::atomic<bool>* cancel = nullptr) const;
 
