@@ -2,8 +2,11 @@
 // layout"). Leaves and inner nodes share one layout: `count_` entries of
 // (key, pointer). A leaf's pointer is the value (a Record* for a table, a
 // small integer for an index); an inner node's pointer is a child Node*, and
-// its key i is a lower bound of child i's keys (key 0 of the leftmost inner
-// node of a level is not used for routing).
+// its key i (i >= 1) is a lower bound of child i's keys. Key 0 of an inner
+// node routes nothing (node_route sends every key below key 1 to child 0):
+// once the first child is unlinked it is the next one's old bound, and
+// keys stored below it later go to child 0 all the same (a merge pulls the
+// parent's separator down in its place).
 //
 // A key of up to 8 bytes lives in `head_` alone (its bytes as they are, zero
 // padded); a longer key has its first 8 bytes there and the whole key in

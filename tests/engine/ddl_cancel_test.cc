@@ -44,28 +44,6 @@ void fill(Database& db) {
             }).ok());
 }
 
-// Options for the tests whose transactions go on and commit after a drop
-// undone part way: without the tree check at each publish. Undoing
-// thousands of erases in key order stores keys below the stale key 0 of a
-// level's leftmost inner node (node.h: not used for routing), then splits
-// its first child, and btree_check, which wants key 0 below key 1, aborts
-// ("T1: keys not strictly ascending" / "key above its range"). That is not
-// the cancel's: erasing 100 rows and rolling back, or committing and
-// inserting them again, does the same with no cancel anywhere. These tests
-// check the contents instead (counts, scans, gets, an index lookup,
-// recovery).
-Options unchecked_options() {
-  Options options;
-  options.check_invariants = false;
-  return options;
-}
-
-std::unique_ptr<Database> open_unchecked() {
-  auto db = Database::open(unchecked_options());
-  REQUIRE(db.ok());
-  return std::move(*db);
-}
-
 // Sets *flag at the engine's `at`-th look at a DDL call's flag (counting
 // from 1 across the calls of the database), and counts the looks.
 struct CancelAt {
@@ -147,7 +125,7 @@ TEST_CASE("a flag never set, or none, lets create_index and drop_table finish") 
 }
 
 TEST_CASE("cancelled drop_table, part way through erasing its rows, leaves the table whole") {
-  auto db = open_unchecked();
+  auto db = test::open_db();  // btree_check after every round
   fill(*db);
   const Stats stats_before = db->stats();
   std::atomic<bool> cancel{false};
@@ -256,7 +234,8 @@ TEST_CASE("cancelled drop_index and drop_table at each phase change nothing") {
 
 TEST_CASE("a cancelled drop_table leaves nothing in the log: recovery finds the table whole") {
   test::TempDir dir;
-  Options options = unchecked_options();
+  Options options;
+  options.check_invariants = true;
   options.dir = dir.path;
   std::string committed;
   {
