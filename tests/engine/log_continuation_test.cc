@@ -28,21 +28,25 @@ Options continuation_options(FaultFileSystem* fs) {
   return test::small_log_options(fs, "/db", 0);
 }
 
-// Inserts k = from..to (v = 3k), one round each; creates table kv first if
-// from == 1; a checkpoint before key `checkpoint_at` (0: none).
-void insert_rows(FaultFileSystem* fs, int from, int to, int checkpoint_at = 0) {
-  auto db = test::open_dir(continuation_options(fs));
+// Inserts k = from..to (v = 3k) into db, one round each; creates table kv
+// first if from == 1; a checkpoint before key `checkpoint_at` (0: none).
+void write_rows(Database& db, int from, int to, int checkpoint_at = 0) {
   if (from == 1) {
-    REQUIRE(db->write([&](WriteTxn& txn) {
-                return txn.create_table(test::kv_schema()).status();
-              }).ok());
+    REQUIRE(
+        db.write([&](WriteTxn& txn) { return txn.create_table(test::kv_schema()).status(); }).ok());
   }
   for (int key = from; key <= to; ++key) {
-    if (key == checkpoint_at) REQUIRE(db->checkpoint().ok());
-    REQUIRE(db->write([&](WriteTxn& txn) {
+    if (key == checkpoint_at) REQUIRE(db.checkpoint().ok());
+    REQUIRE(db.write([&](WriteTxn& txn) {
                 return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
               }).ok());
   }
+}
+
+// The same in the database at /db of fs, opened for it.
+void insert_rows(FaultFileSystem* fs, int from, int to, int checkpoint_at = 0) {
+  auto db = test::open_dir(continuation_options(fs));
+  write_rows(*db, from, to, checkpoint_at);
 }
 
 struct SegmentHeader {
@@ -336,14 +340,7 @@ TEST_CASE("a checkpoint without its log segments is refused, and nothing is chan
     options.checkpoint_at_close_bytes = 1;
     {
       auto db = test::open_dir(options);
-      REQUIRE(db->write([&](WriteTxn& txn) {
-                  return txn.create_table(test::kv_schema()).status();
-                }).ok());
-      for (int key = 1; key <= 30; ++key) {
-        REQUIRE(db->write([&](WriteTxn& txn) {
-                    return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
-                  }).ok());
-      }
+      write_rows(*db, 1, 30);
       REQUIRE(db->close().ok());
     }
     check_rows(&fs, 30);  // it opens with its log (no new round: the checkpoint stays the newest)
@@ -426,16 +423,7 @@ TEST_CASE("a new database, and one closed cleanly with or without a checkpoint, 
     options.checkpoint_at_close_bytes = 1;
     for (int run = 0; run < 3; ++run) {
       auto db = test::open_dir(options);
-      if (run == 0) {
-        REQUIRE(db->write([&](WriteTxn& txn) {
-                    return txn.create_table(test::kv_schema()).status();
-                  }).ok());
-      }
-      for (int key = run * 20 + 1; key <= run * 20 + 20; ++key) {
-        REQUIRE(db->write([&](WriteTxn& txn) {
-                    return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
-                  }).ok());
-      }
+      write_rows(*db, run * 20 + 1, run * 20 + 20);
       REQUIRE(db->close().ok());
       checkpoint_of(&fs);
     }
@@ -454,14 +442,7 @@ TEST_CASE("real files: a checkpoint without its log segments is refused, its byt
   options.checkpoint_at_close_bytes = 1;
   {
     auto db = test::open_dir(options);
-    REQUIRE(db->write([&](WriteTxn& txn) {
-                return txn.create_table(test::kv_schema()).status();
-              }).ok());
-    for (int key = 1; key <= 30; ++key) {
-      REQUIRE(db->write([&](WriteTxn& txn) {
-                  return txn.insert(0, {Value::Int(key), Value::Int(key * 3)});
-                }).ok());
-    }
+    write_rows(*db, 1, 30);
     REQUIRE(db->close().ok());
   }
   auto files = [&] {

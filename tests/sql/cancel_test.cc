@@ -198,6 +198,24 @@ bool HasIndex(solo::Database& db, const std::string& name) {
   return found;
 }
 
+// Inside BEGIN, after a DELETE of `table`'s first 100 rows: `statement`
+// cancelled at the engine's `look`-th look fails the transaction (25P02
+// until ROLLBACK), and ROLLBACK undoes the DELETE too.
+void CheckCanceledInsideBegin(solo::Database& db, Session& session, std::atomic<bool>* cancel,
+                              const std::string& table, const std::string& statement, int look) {
+  Run(session, "BEGIN");
+  Run(session, "DELETE FROM " + table + " WHERE id <= 100");
+  {
+    CancelInEngineAt in_engine(db, cancel, look);
+    CHECK(Canceled(session.Exec(statement)));
+    CHECK(in_engine.looks() == look);
+  }
+  *cancel = false;
+  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
+  Run(session, "ROLLBACK");
+  CHECK(Scalar(session, "SELECT count(*) FROM " + table) == Value::Int(kRows));
+}
+
 }  // namespace
 
 TEST_CASE("cancel: a set flag ends a SELECT with 57014; a clear one lets it finish") {
@@ -492,18 +510,8 @@ TEST_CASE("cancel: CREATE INDEX stops in the engine's fill and leaves no index")
 
   // Inside BEGIN: the transaction is failed, and ROLLBACK undoes its
   // earlier statement too.
-  Run(session, "BEGIN");
-  Run(session, "DELETE FROM t WHERE id <= 100");
-  {
-    CancelInEngineAt in_engine(*db, &cancel, 5);
-    CHECK(Canceled(session.Exec("CREATE UNIQUE INDEX t_v ON t (v)")));
-    CHECK(in_engine.looks() == 5);
-  }
-  cancel = false;
-  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
-  Run(session, "ROLLBACK");
+  CheckCanceledInsideBegin(*db, session, &cancel, "t", "CREATE UNIQUE INDEX t_v ON t (v)", 5);
   CHECK_FALSE(HasIndex(*db, "t_v"));
-  CHECK(Scalar(session, "SELECT count(*) FROM t") == Value::Int(kRows));
 
   // The same name is free: the index is built, and the query's answer is
   // the same through it.
@@ -557,17 +565,7 @@ TEST_CASE("cancel: DROP TABLE stops in the engine's erasing and leaves the table
 
   // Inside BEGIN, cancelled while it reads the index: 25P02, and ROLLBACK
   // undoes the earlier statement.
-  Run(session, "BEGIN");
-  Run(session, "DELETE FROM d WHERE id <= 100");
-  {
-    CancelInEngineAt in_engine(*db, &cancel, 3);
-    CHECK(Canceled(session.Exec("DROP TABLE d")));
-    CHECK(in_engine.looks() == 3);
-  }
-  cancel = false;
-  CHECK(session.Exec("SELECT 1").error().state() == SqlState::kInFailedSqlTransaction);
-  Run(session, "ROLLBACK");
-  CHECK(Scalar(session, "SELECT count(*) FROM d") == Value::Int(kRows));
+  CheckCanceledInsideBegin(*db, session, &cancel, "d", "DROP TABLE d", 3);
 
   // With the flag clear it is dropped, and the name is free.
   Run(session, "DROP TABLE d");
