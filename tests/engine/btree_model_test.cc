@@ -189,13 +189,8 @@ namespace {
 // transaction, with the tree check after every round.
 void run_runs(int steps) {
   auto db = test::open_db();  // check_invariants
-  TableSchema schema = test::accounts_schema();
-  TableId table = 0;
-  REQUIRE(db->write([&](WriteTxn& txn) {
-              table = *txn.create_table(schema);
-              schema = txn.catalog().table(table)->schema;
-              return Status::OK();
-            }).ok());
+  const TableSchema schema = test::accounts_schema();
+  const TableId table = test::create_table(*db, schema);
   constexpr int64_t kSpace = 40000;
   std::mt19937_64 rng(20261207);
   Model model;
