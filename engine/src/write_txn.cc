@@ -617,14 +617,16 @@ Status WriteTxn::remove_index(IndexId index, internal::CancelCheck* check) {
   {
     Result<Cursor> cursor = scan(index, KeyRange::All());
     for (; cursor->valid(); cursor->next()) {
-      if (check->step())
+      if (check->step()) {
         return Status::Cancelled("cancelled while dropping index " + info->schema.name);
+      }
       keys.emplace_back(cursor->key());
     }
   }
   for (const std::string& key : keys) {
-    if (check->step())
+    if (check->step()) {
       return Status::Cancelled("cancelled while dropping index " + info->schema.name);
+    }
     db_->tree_remove(index, key);
   }
   auto table_info = std::make_shared<TableInfo>(*catalog_->table(info->table));

@@ -246,8 +246,9 @@ TEST_CASE("a cancelled drop_table leaves nothing in the log: recovery finds the 
     REQUIRE(db->write([&](WriteTxn& txn) {
                 const TableId table = txn.catalog().find_table("kv")->id;
                 Status dropped = txn.drop_table(table, &cancel);
-                if (!dropped.IsCancelled())
+                if (!dropped.IsCancelled()) {
                   return Status::Internal("not cancelled: " + dropped.ToString());
+                }
                 // The transaction commits a change of its own after the cancel.
                 return txn.insert(table, kv_row(-1, -1, Value::Null()));
               }).ok());
