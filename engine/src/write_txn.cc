@@ -600,9 +600,14 @@ Status WriteTxn::drop_index(IndexId index, const std::atomic<bool>* cancel) {
   SOLO_ASSERT(db_->on_owner_thread());
   if (rolled_back_) return Status::Aborted("transaction was rolled back");
   if (catalog_->index(index) == nullptr) return Status::NotFound("not an index id");
+  return remove_or_undo(&WriteTxn::remove_index, index, cancel);
+}
+
+Status WriteTxn::remove_or_undo(Status (WriteTxn::*remove)(TreeId, internal::CancelCheck*),
+                                TreeId tree, const std::atomic<bool>* cancel) {
   internal::CancelCheck check(db_, cancel);
   const DbImpl::TxnMark mark = db_->mark();
-  Status status = remove_index(index, &check);
+  Status status = (this->*remove)(tree, &check);
   if (!status.ok()) {
     db_->undo_to(mark);
     refresh_view();
@@ -644,14 +649,7 @@ Status WriteTxn::drop_table(TableId table, const std::atomic<bool>* cancel) {
   const TableInfo* info;
   Status status = check_table(table, &info);
   if (!status.ok()) return status;
-  internal::CancelCheck check(db_, cancel);
-  const DbImpl::TxnMark mark = db_->mark();
-  status = remove_table(table, &check);
-  if (!status.ok()) {
-    db_->undo_to(mark);
-    refresh_view();
-  }
-  return status;
+  return remove_or_undo(&WriteTxn::remove_table, table, cancel);
 }
 
 Status WriteTxn::remove_table(TableId table, internal::CancelCheck* check) {

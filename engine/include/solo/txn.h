@@ -185,6 +185,10 @@ class WriteTxn : public TxnView {
   // undoes what they did.
   Status remove_index(IndexId index, internal::CancelCheck* check);
   Status remove_table(TableId table, internal::CancelCheck* check);
+  // Runs (this->*remove)(tree, check) and, if it fails, undoes everything it
+  // did (the transaction goes on from where the call began).
+  Status remove_or_undo(Status (WriteTxn::*remove)(TreeId, internal::CancelCheck*), TreeId tree,
+                        const std::atomic<bool>* cancel);
   // The steps after the descent: `path` is where a descent for `key` ended
   // (not found: or null for an empty tree; found: the row's place);
   // new_key: the primary key of `row` (the caller derived it).
