@@ -302,6 +302,15 @@ class Printer {
       out_ += " HAVING ";
       TopLevel(*select.having);
     }
+    for (const SelectStmt::SetArm& arm : select.set_arms) {
+      out_ += arm.all ? " UNION ALL " : " UNION ";
+      const SelectStmt& other = *arm.select;
+      const bool parenthesized = !other.set_arms.empty() || !other.order_by.empty() ||
+                                 other.limit != nullptr || other.offset != nullptr;
+      if (parenthesized) out_ += "(";
+      Select(other);
+      if (parenthesized) out_ += ")";
+    }
     if (!select.order_by.empty()) {
       out_ += " ORDER BY ";
       Join(select.order_by, [this](const OrderItem& item) {

@@ -6,6 +6,41 @@ namespace solo::sql::internal {
 
 std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   DepthGuard guard(*this, Peek().pos);
+  std::unique_ptr<SelectStmt> select = ParseSelectCore();
+  while (IsKeyword(Keyword::kUnion) || IsKeyword(Keyword::kIntersect) ||
+         IsKeyword(Keyword::kExcept)) {
+    const Token& op = Peek();
+    if (!IsKeyword(Keyword::kUnion)) {
+      Fail(SqlState::kFeatureNotSupported,
+           std::string(KeywordName(op.keyword)) + " is not supported (UNION is)", op.pos);
+    }
+    Advance();
+    SelectStmt::SetArm arm;
+    arm.pos = op.pos;
+    if (AcceptKeyword(Keyword::kAll)) {
+      arm.all = true;
+    } else {
+      AcceptKeyword(Keyword::kDistinct);
+    }
+    if (Accept(TokenKind::kLeftParen)) {
+      arm.select = ParseSubqueryBody();
+    } else {
+      arm.select = ParseSelectCore();
+    }
+    select->set_arms.push_back(std::move(arm));
+  }
+  if (AcceptKeyword(Keyword::kOrder)) {
+    ExpectKeyword(Keyword::kBy);
+    ParseOrderBy(select->order_by);
+  }
+  if (AcceptKeyword(Keyword::kLimit)) {
+    select->limit = ParseExpr();
+    if (AcceptKeyword(Keyword::kOffset)) select->offset = ParseExpr();
+  }
+  return select;
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   auto select = std::make_unique<SelectStmt>(Peek().pos);
   ExpectKeyword(Keyword::kSelect);
   if (AcceptKeyword(Keyword::kDistinct)) {
@@ -25,14 +60,6 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
     select->group_by = ParseExprList();
   }
   if (AcceptKeyword(Keyword::kHaving)) select->having = ParseExpr();
-  if (AcceptKeyword(Keyword::kOrder)) {
-    ExpectKeyword(Keyword::kBy);
-    ParseOrderBy(select->order_by);
-  }
-  if (AcceptKeyword(Keyword::kLimit)) {
-    select->limit = ParseExpr();
-    if (AcceptKeyword(Keyword::kOffset)) select->offset = ParseExpr();
-  }
   return select;
 }
 

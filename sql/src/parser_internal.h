@@ -89,7 +89,10 @@ class Parser {
   std::vector<ExprPtr> ParseExprList();
 
   // ---- SELECT (parse_select.cc)
+  // A SELECT with its UNION arms, ORDER BY and LIMIT.
   std::unique_ptr<SelectStmt> ParseSelect();
+  // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]: an arm of a UNION.
+  std::unique_ptr<SelectStmt> ParseSelectCore();
   void ParseSelectItems(SelectStmt& select);
   void ParseSelectItems(std::vector<SelectItem>& items);
   TableRefPtr ParseTableRef();

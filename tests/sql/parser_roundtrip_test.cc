@@ -101,6 +101,27 @@ TEST_CASE("roundtrip: subqueries", "[parser][roundtrip]") {
                  "SELECT a FROM t WHERE EXISTS (SELECT * FROM u)");
 }
 
+TEST_CASE("roundtrip: UNION", "[parser][roundtrip]") {
+  CheckRoundTrip("select a from t union all select b from u union distinct select 1",
+                 "SELECT a FROM t UNION ALL SELECT b FROM u UNION SELECT 1");
+  // ORDER BY and LIMIT after the last arm belong to the whole.
+  CheckRoundTrip("SELECT a FROM t UNION SELECT b FROM u ORDER BY 1 DESC LIMIT 2 OFFSET 1",
+                 "SELECT a FROM t UNION SELECT b FROM u ORDER BY 1 DESC LIMIT 2 OFFSET 1");
+  // An arm in parentheses keeps them when it has its own ORDER BY, LIMIT or
+  // arms, and loses them otherwise.
+  CheckRoundTrip("SELECT 1 UNION (SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL (SELECT 2)",
+                 "SELECT 1 UNION (SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL SELECT 2");
+  CheckRoundTrip("SELECT 1 UNION ALL (SELECT 2 UNION SELECT 3)",
+                 "SELECT 1 UNION ALL (SELECT 2 UNION SELECT 3)");
+  CheckRoundTrip(
+      "SELECT x FROM (SELECT a AS x FROM t UNION SELECT b FROM u) AS s WHERE x IN "
+      "(SELECT 1 UNION ALL SELECT 2)",
+      "SELECT x FROM (SELECT a AS x FROM t UNION SELECT b FROM u) AS s WHERE x IN "
+      "(SELECT 1 UNION ALL SELECT 2)");
+  CheckRoundTrip("INSERT INTO t SELECT a FROM u UNION SELECT 1",
+                 "INSERT INTO t SELECT a FROM u UNION SELECT 1");
+}
+
 TEST_CASE("roundtrip: UPDATE and DELETE", "[parser][roundtrip]") {
   CheckRoundTrip("update t set a = a + 1, b = CASE WHEN b > 0 THEN b - 1 ELSE 0 END where c = ?",
                  "UPDATE t SET a = a + 1, b = CASE WHEN b > 0 THEN b - 1 ELSE 0 END WHERE c = $1");

@@ -662,7 +662,14 @@ class Binder {
   }
 
  private:
-  std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer);
+  // core_only: bind only the SELECT itself, not its UNION arms, ORDER BY
+  // or LIMIT (a UNION's first arm).
+  std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer,
+                                         bool core_only = false);
+  std::unique_ptr<SelectPlan> BindUnion(const SelectStmt& select, Scope* outer);
+  std::unique_ptr<SelectPlan> WrapUnionInput(std::unique_ptr<SelectPlan> input,
+                                             const std::vector<BExpr>& types, SourcePos pos);
+  void BindLimit(const Expr* limit, const Expr* offset, const Scope& scope, SelectPlan* plan);
   void AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint32_t* slots,
                    std::vector<const Expr*>* inner_conditions, Scope* outer);
   const TableInfo* FindTable(const Identifier& name);
@@ -1457,7 +1464,15 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   }
 }
 
-std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer) {
+std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer,
+                                               bool core_only) {
+  if (!select.set_arms.empty() && !core_only) return BindUnion(select, outer);
+  // A UNION's first arm is the statement's own SELECT; its ORDER BY and
+  // LIMIT belong to the whole UNION.
+  static const std::vector<OrderItem> kNoOrder;
+  const std::vector<OrderItem>& order_by = core_only ? kNoOrder : select.order_by;
+  const Expr* limit = core_only ? nullptr : select.limit.get();
+  const Expr* offset = core_only ? nullptr : select.offset.get();
   auto plan = std::make_unique<SelectPlan>();
   std::vector<FromItem> items;
   std::vector<const Expr*> where_parts;
@@ -1537,9 +1552,9 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   }
 
   // ORDER BY items that name an output (by position or alias).
-  std::vector<int> order_output(select.order_by.size(), -1);
-  for (size_t order_idx = 0; order_idx < select.order_by.size(); ++order_idx) {
-    const Expr& expr = *select.order_by[order_idx].expr;
+  std::vector<int> order_output(order_by.size(), -1);
+  for (size_t order_idx = 0; order_idx < order_by.size(); ++order_idx) {
+    const Expr& expr = *order_by[order_idx].expr;
     if (std::optional<int64_t> position = ConstantPosition(expr, "ORDER BY")) {
       if (*position < 1 || *position > static_cast<int64_t>(outputs.size())) {
         ThrowSql(SqlState::kInvalidColumnReference,
@@ -1562,7 +1577,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   for (const OutputItem& output : outputs) {
     if (output.expr != nullptr && ContainsAggregate(*output.expr)) plan->aggregate = true;
   }
-  for (const OrderItem& order : select.order_by) {
+  for (const OrderItem& order : order_by) {
     if (ContainsAggregate(*order.expr)) plan->aggregate = true;
   }
 
@@ -1637,12 +1652,12 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   // ORDER BY.
   std::vector<std::pair<int, bool>> order_columns;  // input slot, descending
   bool order_by_columns = true;
-  for (size_t order_idx = 0; order_idx < select.order_by.size(); ++order_idx) {
+  for (size_t order_idx = 0; order_idx < order_by.size(); ++order_idx) {
     SelectPlan::SortKey key;
-    key.descending = select.order_by[order_idx].descending;
-    key.text = ToSql(*select.order_by[order_idx].expr);
+    key.descending = order_by[order_idx].descending;
+    key.text = ToSql(*order_by[order_idx].expr);
     key.output_index = order_output[order_idx];
-    if (key.output_index < 0) key.expr = BindExpr(*select.order_by[order_idx].expr, &scope, agg);
+    if (key.output_index < 0) key.expr = BindExpr(*order_by[order_idx].expr, &scope, agg);
     const BExpr* bound_expr = key.output_index >= 0 ? plan->outputs[key.output_index].get() : key.expr.get();
     if (bound_expr->kind == BKind::kColumn && bound_expr->depth == 0) {
       order_columns.emplace_back(static_cast<int>(bound_expr->index), key.descending);
@@ -1653,16 +1668,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
   }
   plan->need_sort = !plan->order.empty();
   if (!order_by_columns || plan->distinct) order_columns.clear();
-  if (select.limit) {
-    Scope limit_scope = scope;
-    limit_scope.columns_forbidden_in = "LIMIT";
-    plan->limit = BindExpr(*select.limit, &limit_scope, nullptr);
-  }
-  if (select.offset) {
-    Scope offset_scope = scope;
-    offset_scope.columns_forbidden_in = "OFFSET";
-    plan->offset = BindExpr(*select.offset, &offset_scope, nullptr);
-  }
+  BindLimit(limit, offset, scope, plan.get());
 
   PlanLevels(plan.get(), &items, &conjuncts,
              plan->need_sort && !order_columns.empty() ? order_columns
@@ -1683,6 +1689,128 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     }
     if (level.needed_offsets.size() != level.needed.size()) level.needed_offsets.clear();
   }
+  return plan;
+}
+
+void Binder::BindLimit(const Expr* limit, const Expr* offset, const Scope& scope,
+                       SelectPlan* plan) {
+  if (limit != nullptr) {
+    Scope limit_scope = scope;
+    limit_scope.columns_forbidden_in = "LIMIT";
+    plan->limit = BindExpr(*limit, &limit_scope, nullptr);
+  }
+  if (offset != nullptr) {
+    Scope offset_scope = scope;
+    offset_scope.columns_forbidden_in = "OFFSET";
+    plan->offset = BindExpr(*offset, &offset_scope, nullptr);
+  }
+}
+
+// A plan that reads every row of `input` (a derived level) and outputs its
+// columns as they are; `types`: the columns' static types (UNION's).
+std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> input,
+                                                   const std::vector<BExpr>& types, SourcePos pos) {
+  auto plan = std::make_unique<SelectPlan>();
+  const auto width = static_cast<uint32_t>(input->outputs.size());
+  ScanLevel level;
+  level.name = "union";
+  level.columns = width;
+  level.decode_columns = width;
+  for (uint32_t col = 0; col < width; ++col) {
+    level.needed.push_back(col);
+    auto expr = MakeExpr(BKind::kColumn, pos);
+    expr->index = col;
+    expr->bpchar_length = types[col].bpchar_length;
+    expr->varchar = types[col].varchar;
+    expr->known_type = types[col].known_type;
+    plan->outputs.push_back(std::move(expr));
+  }
+  plan->names = input->names;
+  plan->slot_count = width;
+  level.derived = std::move(input);
+  plan->levels.push_back(std::move(level));
+  return plan;
+}
+
+// SELECT ... UNION [ALL] SELECT ... [ORDER BY] [LIMIT] (sql/README.md
+// "UNION"). The arms need the same number of columns (42601); each column's
+// values are matched as a CASE's are (42804 across type families; a string
+// literal takes the others' type: MatchValues). UNION is left-associative
+// and its DISTINCT covers everything to its left, so the result is the arms
+// up to the last UNION without ALL, made distinct together, followed by the
+// rest as they come: two plans deep however many arms. ORDER BY names a
+// result column or gives its position (PostgreSQL: an expression there is
+// 0A000).
+std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* outer) {
+  std::vector<std::unique_ptr<SelectPlan>> arms;
+  arms.push_back(BindSelect(select, outer, /*core_only=*/true));
+  size_t distinct_arms = 1;  // arms[0, distinct_arms) are made distinct together
+  for (const SelectStmt::SetArm& arm : select.set_arms) {
+    arms.push_back(BindSelect(*arm.select, outer));
+    if (arms.back()->outputs.size() != arms[0]->outputs.size()) {
+      ThrowSql(SqlState::kSyntaxError, "each UNION query must have the same number of columns",
+               arm.select->items[0].pos);
+    }
+    if (!arm.all) distinct_arms = arms.size();
+  }
+  const size_t width = arms[0]->outputs.size();
+  std::vector<BExpr> types(width);
+  for (size_t col = 0; col < width; ++col) {
+    std::vector<BExprPtr*> values;
+    for (auto& arm : arms) values.push_back(&arm->outputs[col]);
+    const std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
+    types[col].known_type = CommonType(matched);
+    types[col].bpchar_length = matched[0]->bpchar_length;
+    types[col].varchar = matched[0]->varchar;
+    for (const BExpr* value : matched) {
+      // CHAR(n) or VARCHAR only when every arm's is; else text.
+      if (value->bpchar_length != types[col].bpchar_length) types[col].bpchar_length = 0;
+      if (value->varchar != types[col].varchar) types[col].varchar = false;
+    }
+  }
+
+  std::unique_ptr<SelectPlan> input = std::move(arms[0]);
+  size_t next = 1;
+  if (distinct_arms > 1) {
+    for (; next < distinct_arms; ++next) input->union_arms.push_back(std::move(arms[next]));
+    input = WrapUnionInput(std::move(input), types, select.pos);
+    input->distinct = true;
+  }
+  for (; next < arms.size(); ++next) input->union_arms.push_back(std::move(arms[next]));
+  std::unique_ptr<SelectPlan> plan = WrapUnionInput(std::move(input), types, select.pos);
+
+  for (const OrderItem& order : select.order_by) {
+    const Expr& expr = *order.expr;
+    SelectPlan::SortKey key;
+    key.descending = order.descending;
+    key.text = ToSql(expr);
+    if (std::optional<int64_t> position = ConstantPosition(expr, "ORDER BY")) {
+      if (*position < 1 || *position > static_cast<int64_t>(width)) {
+        ThrowSql(SqlState::kInvalidColumnReference,
+                 fmt::format("ORDER BY position {} is not in select list", *position), expr.pos);
+      }
+      key.output_index = static_cast<int>(*position - 1);
+    } else if (expr.kind == ExprKind::kColumnRef && expr.As<ColumnRefExpr>().table.empty()) {
+      const std::string& name = expr.As<ColumnRefExpr>().column;
+      for (size_t col = 0; col < width && key.output_index < 0; ++col) {
+        if (plan->names[col] == name) key.output_index = static_cast<int>(col);
+      }
+      if (key.output_index < 0) {
+        ThrowSql(SqlState::kUndefinedColumn, fmt::format("column \"{}\" does not exist", name),
+                 expr.pos);
+      }
+    } else {
+      ThrowSql(SqlState::kFeatureNotSupported,
+               "invalid UNION/INTERSECT/EXCEPT ORDER BY clause: only result column names "
+               "can be used, not expressions or functions",
+               expr.pos);
+    }
+    plan->order.push_back(std::move(key));
+  }
+  plan->need_sort = !plan->order.empty();
+  std::vector<FromItem> no_items;
+  Scope scope{&no_items, outer, {}};
+  BindLimit(select.limit.get(), select.offset.get(), scope, plan.get());
   return plan;
 }
 

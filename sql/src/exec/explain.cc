@@ -16,7 +16,21 @@ std::string Join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::string>* out);
+
+// A plan with UNION arms: "Append", then this plan's own rows and each arm's.
 void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>* out) {
+  if (plan.union_arms.empty()) {
+    ExplainSelectRows(plan, indent, out);
+    return;
+  }
+  out->push_back(std::string(indent * 2, ' ') + "Append");
+  ExplainSelectRows(plan, indent + 1, out);
+  for (const std::unique_ptr<SelectPlan>& arm : plan.union_arms)
+    ExplainSelect(*arm, indent + 1, out);
+}
+
+void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::string>* out) {
   auto line = [&](std::string text) { out->push_back(std::string(indent * 2, ' ') + text); };
   if (plan.limit || plan.offset) {
     line("Limit");

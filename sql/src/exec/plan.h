@@ -190,6 +190,10 @@ struct SelectPlan {
   // into slots.
   std::vector<int> point_output_column;
   std::vector<uint32_t> point_slot_columns;
+  // UNION's input (Binder::BindUnion): plans whose rows RunSelect sends to
+  // the same target after this plan's own, each run whole (its DISTINCT,
+  // ORDER BY and LIMIT its own); only in a derived level's plan.
+  std::vector<std::unique_ptr<SelectPlan>> union_arms;
 };
 
 struct InsertPlan {

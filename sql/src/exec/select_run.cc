@@ -1227,7 +1227,46 @@ void RunScan(const SelectPlan& plan, ExecEnv* env, const Frame* outer, ScanTarge
   scanner.Run(on_row);
 }
 
+namespace {
+
+// Passes rows on to `target` and remembers whether it asked to stop (a
+// UNION's later arms are then not run).
+class UnionTarget : public RowTarget {
+ public:
+  explicit UnionTarget(RowTarget* target) : target_(target) {}
+  bool Emit(std::span<const Value> row) override {
+    wants_more_ = target_->Emit(row);
+    return wants_more_;
+  }
+  Value* NextRow() override { return target_->NextRow(); }
+  bool wants_more() const { return wants_more_; }
+
+ private:
+  RowTarget* target_;
+  bool wants_more_ = true;
+};
+
+void RunSelectRows(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target);
+
+}  // namespace
+
 void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
+  if (plan.union_arms.empty()) {
+    RunSelectRows(plan, env, outer, target);
+    return;
+  }
+  UnionTarget union_target(target);
+  RunSelectRows(plan, env, outer, &union_target);
+  for (const std::unique_ptr<SelectPlan>& arm : plan.union_arms) {
+    if (!union_target.wants_more()) return;
+    RunSelect(*arm, env, outer, &union_target);
+  }
+}
+
+namespace {
+
+// RunSelect without the plan's union_arms.
+void RunSelectRows(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
   Scanner scanner(plan, env, outer);
   if (!plan.aggregate) {
     OutputStage output(plan, scanner.frame(), target, scanner.output_row());
@@ -1343,5 +1382,7 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
   }
   output.Finish();
 }
+
+}  // namespace
 
 }  // namespace solo::sql

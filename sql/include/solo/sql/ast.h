@@ -365,6 +365,16 @@ struct SelectStmt : Statement {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+  // `... UNION [ALL] arm ...`: the arms after this statement's own SELECT
+  // (which is the first), combined left to right. With arms, order_by,
+  // limit and offset apply to the whole combination, not to the first arm.
+  // An arm written in parentheses may have its own ORDER BY, LIMIT and arms.
+  struct SetArm {
+    bool all = false;  // UNION ALL: keep duplicates
+    std::unique_ptr<SelectStmt> select;
+    SourcePos pos;  // of the UNION keyword
+  };
+  std::vector<SetArm> set_arms;
 };
 
 // INSERT INTO table [(columns)] VALUES (...), ... | INSERT INTO table

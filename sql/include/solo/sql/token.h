@@ -40,6 +40,7 @@ namespace solo::sql {
   X(Else, true) \
   X(End, true) \
   X(Escape, false) \
+  X(Except, true) \
   X(Exists, true) \
   X(Explain, false) \
   X(False, true) \
@@ -53,6 +54,7 @@ namespace solo::sql {
   X(Index, false) \
   X(Inner, true) \
   X(Insert, true) \
+  X(Intersect, true) \
   X(Int, false) \
   X(Integer, false) \
   X(Into, true) \
