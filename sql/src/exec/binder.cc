@@ -1758,8 +1758,23 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
   for (size_t col = 0; col < width; ++col) {
     std::vector<BExprPtr*> values;
     for (auto& arm : arms) values.push_back(&arm->outputs[col]);
-    const std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
+    std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
     types[col].known_type = CommonType(matched);
+    if (types[col].known_type == Type::kDouble) {
+      // The other numbers become doubles, as PostgreSQL converts them (2.50
+      // is 2.5 then, and a bigint may round).
+      for (size_t arm = 0; arm < arms.size(); ++arm) {
+        BExprPtr& value = arms[arm]->outputs[col];
+        const std::optional<Type> type = KnownType(*value);
+        if (!type || *type == Type::kDouble) continue;
+        auto cast = MakeExpr(BKind::kCast, value->pos);
+        cast->cast_type.type = Type::kDouble;
+        cast->known_type = Type::kDouble;
+        cast->args.push_back(std::move(value));
+        value = std::move(cast);
+        matched[arm] = value.get();
+      }
+    }
     types[col].bpchar_length = matched[0]->bpchar_length;
     types[col].varchar = matched[0]->varchar;
     for (const BExpr* value : matched) {
