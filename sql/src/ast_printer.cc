@@ -284,6 +284,21 @@ class Printer {
   }
 
   void Select(const SelectStmt& select) {
+    if (!select.with.empty()) {
+      out_ += "WITH ";
+      Join(select.with, [this](const SelectStmt::CommonTable& table) {
+        Name(table.name.name);
+        if (!table.columns.empty()) {
+          out_ += " (";
+          Join(table.columns, [this](const Identifier& column) { Name(column.name); });
+          out_ += ")";
+        }
+        out_ += " AS (";
+        Subquery(*table.select);
+        out_ += ")";
+      });
+      out_ += " ";
+    }
     out_ += select.distinct ? "SELECT DISTINCT " : "SELECT ";
     SelectItems(select.items);
     if (!select.from.empty()) {
@@ -306,7 +321,8 @@ class Printer {
       out_ += arm.all ? " UNION ALL " : " UNION ";
       const SelectStmt& other = *arm.select;
       const bool parenthesized = !other.set_arms.empty() || !other.order_by.empty() ||
-                                 other.limit != nullptr || other.offset != nullptr;
+                                 other.limit != nullptr || other.offset != nullptr ||
+                                 !other.with.empty();
       if (parenthesized) out_ += "(";
       Select(other);
       if (parenthesized) out_ += ")";

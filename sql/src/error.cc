@@ -22,6 +22,7 @@ constexpr std::array kStateTable = {
     StateEntry{SqlState::kUndefinedParameter, "42P02"},
     StateEntry{SqlState::kDuplicateTable, "42P07"},
     StateEntry{SqlState::kDuplicateColumn, "42701"},
+    StateEntry{SqlState::kDuplicateAlias, "42712"},
     StateEntry{SqlState::kAmbiguousColumn, "42702"},
     StateEntry{SqlState::kGroupingError, "42803"},
     StateEntry{SqlState::kDatatypeMismatch, "42804"},

@@ -13,7 +13,7 @@ StatementPtr Parser::ParseInsert() {
     insert->columns = ParseIdentifierList();
     Expect(TokenKind::kRightParen);
   }
-  if (IsKeyword(Keyword::kSelect)) {
+  if (IsQueryStart()) {
     insert->select = ParseSelect();
     return insert;
   }

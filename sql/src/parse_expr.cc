@@ -150,7 +150,7 @@ ExprPtr Parser::ParsePredicate(ExprPtr operand, bool negated, const Token& op_to
     }
     case Keyword::kIn: {
       Expect(TokenKind::kLeftParen);
-      if (IsKeyword(Keyword::kSelect)) {
+      if (IsQueryStart()) {
         auto in_subquery = std::make_unique<InSubqueryExpr>(op_token.pos);
         in_subquery->operand = std::move(operand);
         in_subquery->negated = negated;
@@ -224,7 +224,7 @@ ExprPtr Parser::ParsePrimary() {
           Advance();
           auto exists = std::make_unique<ExistsExpr>(token.pos);
           Expect(TokenKind::kLeftParen);
-          if (!IsKeyword(Keyword::kSelect)) SyntaxError(Peek(), "SELECT");
+          if (!IsQueryStart()) SyntaxError(Peek(), "SELECT");
           exists->subquery = ParseSubqueryBody();
           return exists;
         }
@@ -264,7 +264,7 @@ ExprPtr Parser::ParseParameter() {
 
 ExprPtr Parser::ParseParenthesized() {
   const Token& open = Advance();
-  if (IsKeyword(Keyword::kSelect)) {
+  if (IsQueryStart()) {
     auto subquery = std::make_unique<SubqueryExpr>(open.pos);
     subquery->subquery = ParseSubqueryBody();
     return subquery;

@@ -6,7 +6,10 @@ namespace solo::sql::internal {
 
 std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   DepthGuard guard(*this, Peek().pos);
+  std::vector<SelectStmt::CommonTable> with;
+  if (AcceptKeyword(Keyword::kWith)) with = ParseWithList();
   std::unique_ptr<SelectStmt> select = ParseSelectCore();
+  select->with = std::move(with);
   while (IsKeyword(Keyword::kUnion) || IsKeyword(Keyword::kIntersect) ||
          IsKeyword(Keyword::kExcept)) {
     const Token& op = Peek();
@@ -38,6 +41,27 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
     if (AcceptKeyword(Keyword::kOffset)) select->offset = ParseExpr();
   }
   return select;
+}
+
+std::vector<SelectStmt::CommonTable> Parser::ParseWithList() {
+  if (IsKeyword(Keyword::kRecursive)) {
+    Fail(SqlState::kFeatureNotSupported, "WITH RECURSIVE is not supported", Peek().pos);
+  }
+  std::vector<SelectStmt::CommonTable> list;
+  do {
+    SelectStmt::CommonTable table;
+    table.name = ExpectIdentifier("a WITH query name");
+    if (Accept(TokenKind::kLeftParen)) {
+      table.columns = ParseIdentifierList();
+      Expect(TokenKind::kRightParen);
+    }
+    ExpectKeyword(Keyword::kAs);
+    Expect(TokenKind::kLeftParen);
+    if (!IsQueryStart()) SyntaxError(Peek(), "SELECT");
+    table.select = ParseSubqueryBody();
+    list.push_back(std::move(table));
+  } while (Accept(TokenKind::kComma));
+  return list;
 }
 
 std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
@@ -154,7 +178,7 @@ TableRefPtr Parser::ParseTablePrimary() {
   const Token& token = Peek();
   if (token.kind == TokenKind::kLeftParen) {
     Advance();
-    if (IsKeyword(Keyword::kSelect)) {
+    if (IsQueryStart()) {
       auto derived = std::make_unique<SubqueryTableRef>(token.pos);
       derived->subquery = ParseSubqueryBody();
       derived->alias = ParseOptionalAlias();

@@ -123,6 +123,7 @@ StatementPtr Parser::ParseStatementBody() {
   if (first.kind == TokenKind::kKeyword) {
     switch (first.keyword) {
       case Keyword::kSelect:
+      case Keyword::kWith:
         return ParseSelect();
       case Keyword::kInsert:
         return ParseInsert();

@@ -93,6 +93,10 @@ class Parser {
   std::unique_ptr<SelectStmt> ParseSelect();
   // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]: an arm of a UNION.
   std::unique_ptr<SelectStmt> ParseSelectCore();
+  // After WITH: name [(columns)] AS (SELECT ...), ...
+  std::vector<SelectStmt::CommonTable> ParseWithList();
+  // SELECT or WITH: where a query begins.
+  bool IsQueryStart() const { return IsKeyword(Keyword::kSelect) || IsKeyword(Keyword::kWith); }
   void ParseSelectItems(SelectStmt& select);
   void ParseSelectItems(std::vector<SelectItem>& items);
   TableRefPtr ParseTableRef();

@@ -122,6 +122,27 @@ TEST_CASE("roundtrip: UNION", "[parser][roundtrip]") {
                  "INSERT INTO t SELECT a FROM u UNION SELECT 1");
 }
 
+TEST_CASE("roundtrip: WITH", "[parser][roundtrip]") {
+  CheckRoundTrip(
+      "with c as (select a from t), \"D\" (x, y) as (select 1, 2) select * from c, \"D\"",
+      "WITH c AS (SELECT a FROM t), \"D\" (x, y) AS (SELECT 1, 2) SELECT * FROM c, \"D\"");
+  // In a subquery, in INSERT, around a UNION, and in a parenthesized arm.
+  CheckRoundTrip("SELECT (WITH m AS (SELECT max(a) AS v FROM t) SELECT v FROM m) + 1",
+                 "SELECT (WITH m AS (SELECT max(a) AS v FROM t) SELECT v FROM m) + 1");
+  CheckRoundTrip("INSERT INTO u WITH c AS (SELECT a FROM t) SELECT a FROM c",
+                 "INSERT INTO u WITH c AS (SELECT a FROM t) SELECT a FROM c");
+  CheckRoundTrip(
+      "WITH c AS (SELECT 1 AS a) SELECT a FROM c UNION ALL (WITH d AS (SELECT 2) "
+      "SELECT * FROM d) ORDER BY 1",
+      "WITH c AS (SELECT 1 AS a) SELECT a FROM c UNION ALL (WITH d AS (SELECT 2) "
+      "SELECT * FROM d) ORDER BY 1");
+  CheckRoundTrip(
+      "SELECT * FROM (WITH c AS (SELECT 1) SELECT * FROM c) AS s WHERE EXISTS (WITH d AS "
+      "(SELECT 2) SELECT * FROM d)",
+      "SELECT * FROM (WITH c AS (SELECT 1) SELECT * FROM c) AS s WHERE EXISTS (WITH d AS "
+      "(SELECT 2) SELECT * FROM d)");
+}
+
 TEST_CASE("roundtrip: UPDATE and DELETE", "[parser][roundtrip]") {
   CheckRoundTrip("update t set a = a + 1, b = CASE WHEN b > 0 THEN b - 1 ELSE 0 END where c = ?",
                  "UPDATE t SET a = a + 1, b = CASE WHEN b > 0 THEN b - 1 ELSE 0 END WHERE c = $1");

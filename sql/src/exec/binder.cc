@@ -662,10 +662,15 @@ class Binder {
   }
 
  private:
-  // core_only: bind only the SELECT itself, not its UNION arms, ORDER BY
-  // or LIMIT (a UNION's first arm).
-  std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer,
-                                         bool core_only = false);
+  // A whole query: its WITH queries, then the SELECT or the UNION.
+  std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer);
+  // The SELECT without its WITH or UNION arms; core_only: without its ORDER
+  // BY and LIMIT too (a UNION's first arm).
+  std::unique_ptr<SelectPlan> BindSelectBody(const SelectStmt& select, Scope* outer,
+                                             bool core_only);
+  // A FROM item that names WITH query ctes_[index].
+  void AddCommonTable(size_t index, const BaseTableRef& base, std::vector<FromItem>* items,
+                      uint32_t* slots, Scope* outer);
   std::unique_ptr<SelectPlan> BindUnion(const SelectStmt& select, Scope* outer);
   std::unique_ptr<SelectPlan> WrapUnionInput(std::unique_ptr<SelectPlan> input,
                                              const std::vector<BExpr>& types, SourcePos pos);
@@ -694,6 +699,8 @@ class Binder {
   const TxnView& view_;
   const Catalog& catalog_;
   Plan* plan_;
+  // The WITH queries visible where the binder is, innermost last.
+  std::vector<const SelectStmt::CommonTable*> ctes_;
 };
 
 const TableInfo* Binder::FindTable(const Identifier& name) {
@@ -711,13 +718,19 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
   switch (ref.kind) {
     case TableRefKind::kTable: {
       const auto& base = ref.As<BaseTableRef>();
+      for (size_t idx = ctes_.size(); idx-- > 0;) {
+        if (ctes_[idx]->name.name == base.name.name) {
+          AddCommonTable(idx, base, items, slots, outer);
+          return;
+        }
+      }
       FromItem item;
       item.table = FindTable(base.name);
       item.alias = base.alias.name.empty() ? base.name.name : base.alias.name;
       item.columns = item.table->schema.columns;
       for (const FromItem& other : *items) {
         if (other.alias == item.alias) {
-          ThrowSql(SqlState::kDuplicateTable,
+          ThrowSql(SqlState::kDuplicateAlias,
                    fmt::format("table name \"{}\" specified more than once", item.alias),
                    base.name.pos);
         }
@@ -1464,9 +1477,65 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   }
 }
 
-std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer,
-                                               bool core_only) {
-  if (!select.set_arms.empty() && !core_only) return BindUnion(select, outer);
+// WITH (sql/README.md "WITH"): each WITH query is bound where a FROM item
+// names it, as a subquery written there would be (PostgreSQL inlines them
+// too), and once here, so that one no FROM names still gets its errors.
+std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer) {
+  const size_t visible = ctes_.size();
+  for (const SelectStmt::CommonTable& table : select.with) {
+    for (size_t idx = visible; idx < ctes_.size(); ++idx) {
+      if (ctes_[idx]->name.name == table.name.name) {
+        ThrowSql(SqlState::kDuplicateAlias,
+                 fmt::format("WITH query name \"{}\" specified more than once", table.name.name),
+                 table.name.pos);
+      }
+    }
+    const std::unique_ptr<SelectPlan> checked = BindSelect(*table.select, outer);
+    if (table.columns.size() > checked->names.size()) {
+      ThrowSql(SqlState::kInvalidColumnReference,
+               fmt::format("WITH query \"{}\" has {} columns available but {} columns specified",
+                           table.name.name, checked->names.size(), table.columns.size()),
+               table.columns[checked->names.size()].pos);
+    }
+    ctes_.push_back(&table);
+  }
+  std::unique_ptr<SelectPlan> plan = select.set_arms.empty()
+                                         ? BindSelectBody(select, outer, /*core_only=*/false)
+                                         : BindUnion(select, outer);
+  ctes_.resize(visible);
+  return plan;
+}
+
+void Binder::AddCommonTable(size_t index, const BaseTableRef& base, std::vector<FromItem>* items,
+                            uint32_t* slots, Scope* outer) {
+  const SelectStmt::CommonTable& table = *ctes_[index];
+  // Its query sees the WITH queries before it, not itself or later ones.
+  const std::vector<const SelectStmt::CommonTable*> later(ctes_.begin() + index, ctes_.end());
+  ctes_.resize(index);
+  FromItem item;
+  item.derived = BindSelect(*table.select, outer);
+  ctes_.insert(ctes_.end(), later.begin(), later.end());
+  item.alias = base.alias.name.empty() ? base.name.name : base.alias.name;
+  for (const FromItem& other : *items) {
+    if (other.alias == item.alias) {
+      ThrowSql(SqlState::kDuplicateAlias,
+               fmt::format("table name \"{}\" specified more than once", item.alias),
+               base.name.pos);
+    }
+  }
+  for (size_t col = 0; col < item.derived->names.size(); ++col) {
+    solo::ColumnDef column;
+    column.name = col < table.columns.size() ? table.columns[col].name : item.derived->names[col];
+    item.columns.push_back(column);
+  }
+  item.slot_base = *slots;
+  *slots += static_cast<uint32_t>(item.columns.size());
+  item.needed.assign(item.columns.size(), true);
+  items->push_back(std::move(item));
+}
+
+std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Scope* outer,
+                                                   bool core_only) {
   // A UNION's first arm is the statement's own SELECT; its ORDER BY and
   // LIMIT belong to the whole UNION.
   static const std::vector<OrderItem> kNoOrder;
@@ -1706,6 +1775,15 @@ void Binder::BindLimit(const Expr* limit, const Expr* offset, const Scope& scope
   }
 }
 
+// Wraps *value in a cast to DOUBLE PRECISION.
+void CastToDouble(BExprPtr* value) {
+  auto cast = MakeExpr(BKind::kCast, (*value)->pos);
+  cast->cast_type.type = Type::kDouble;
+  cast->known_type = Type::kDouble;
+  cast->args.push_back(std::move(*value));
+  *value = std::move(cast);
+}
+
 // A plan that reads every row of `input` (a derived level) and outputs its
 // columns as they are; `types`: the columns' static types (UNION's).
 std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> input,
@@ -1743,7 +1821,7 @@ std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> i
 // 0A000).
 std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* outer) {
   std::vector<std::unique_ptr<SelectPlan>> arms;
-  arms.push_back(BindSelect(select, outer, /*core_only=*/true));
+  arms.push_back(BindSelectBody(select, outer, /*core_only=*/true));
   size_t distinct_arms = 1;  // arms[0, distinct_arms) are made distinct together
   for (const SelectStmt::SetArm& arm : select.set_arms) {
     arms.push_back(BindSelect(*arm.select, outer));
@@ -1758,21 +1836,17 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
   for (size_t col = 0; col < width; ++col) {
     std::vector<BExprPtr*> values;
     for (auto& arm : arms) values.push_back(&arm->outputs[col]);
-    std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
+    const std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
     types[col].known_type = CommonType(matched);
-    if (types[col].known_type == Type::kDouble) {
-      // The other numbers become doubles, as PostgreSQL converts them (2.50
-      // is 2.5 then, and a bigint may round).
-      for (size_t arm = 0; arm < arms.size(); ++arm) {
-        BExprPtr& value = arms[arm]->outputs[col];
-        const std::optional<Type> type = KnownType(*value);
-        if (!type || *type == Type::kDouble) continue;
-        auto cast = MakeExpr(BKind::kCast, value->pos);
-        cast->cast_type.type = Type::kDouble;
-        cast->known_type = Type::kDouble;
-        cast->args.push_back(std::move(value));
-        value = std::move(cast);
-        matched[arm] = value.get();
+    // Among doubles the other numbers become doubles, as in PostgreSQL (2.50
+    // is 2.5, and a bigint may round), which resolves each UNION in turn: the
+    // DISTINCT compares in the type of the arms it covers, so those are cast
+    // when one of them is a double, and every row at the end otherwise.
+    const std::vector<const BExpr*> distinct_part(matched.begin(), matched.begin() + distinct_arms);
+    if (distinct_arms > 1 && CommonType(distinct_part) == Type::kDouble) {
+      for (size_t arm = 0; arm < distinct_arms; ++arm) {
+        const std::optional<Type> type = KnownType(*arms[arm]->outputs[col]);
+        if (type && *type != Type::kDouble) CastToDouble(&arms[arm]->outputs[col]);
       }
     }
     types[col].bpchar_length = matched[0]->bpchar_length;
@@ -1793,6 +1867,9 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
   }
   for (; next < arms.size(); ++next) input->union_arms.push_back(std::move(arms[next]));
   std::unique_ptr<SelectPlan> plan = WrapUnionInput(std::move(input), types, select.pos);
+  for (size_t col = 0; col < width; ++col) {
+    if (types[col].known_type == Type::kDouble) CastToDouble(&plan->outputs[col]);
+  }
 
   for (const OrderItem& order : select.order_by) {
     const Expr& expr = *order.expr;

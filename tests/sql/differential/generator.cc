@@ -417,9 +417,9 @@ std::vector<Step> Gen::SimpleSelect() {
 }
 
 // Two or three arms over any tables joined by UNION or UNION ALL, each
-// giving a number or a text at every position (the same shape), the whole
-// sometimes ordered by every column and limited. Nothing in them may fail:
-// which arm's row fails first is the engines' own order.
+// giving a number or a text at every position (the same shape), sometimes
+// as a WITH query, the whole sometimes ordered by every column and limited. Nothing in them may
+// fail: which arm's row fails first is the engines' own order.
 std::vector<Step> Gen::Union() {
   const int width = 1 + static_cast<int>(rng_.Below(3));
   std::vector<bool> text(width);
@@ -443,6 +443,11 @@ std::vector<Step> Gen::Union() {
     sql += " FROM " + table.name + WhereOrNot(scope);
   }
   --no_fail_depth_;
+  // Now and then as a WITH query, read once or twice.
+  if (rng_.Chance(30)) {
+    sql = "WITH w AS (" + sql + ") SELECT * FROM w" +
+          (rng_.Chance(50) ? " UNION ALL SELECT * FROM w" : "");
+  }
   if (rng_.Chance(50)) return {{sql + OrderByAll(width) + LimitOffset(), true}};
   return {{sql, false}};
 }

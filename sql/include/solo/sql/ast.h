@@ -375,6 +375,14 @@ struct SelectStmt : Statement {
     SourcePos pos;  // of the UNION keyword
   };
   std::vector<SetArm> set_arms;
+  // WITH name [(column, ...)] AS (SELECT ...), ...: visible to the whole
+  // statement (every arm and subquery), each to the ones after it.
+  struct CommonTable {
+    Identifier name;
+    std::vector<Identifier> columns;  // empty: the query's own names
+    std::unique_ptr<SelectStmt> select;
+  };
+  std::vector<CommonTable> with;
 };
 
 // INSERT INTO table [(columns)] VALUES (...), ... | INSERT INTO table

@@ -35,6 +35,7 @@ enum class SqlState : uint8_t {
   kUndefinedParameter,            // 42P02
   kDuplicateTable,                // 42P07 (a table or an index)
   kDuplicateColumn,               // 42701
+  kDuplicateAlias,                // 42712 (a FROM name or WITH query name given twice)
   kAmbiguousColumn,               // 42702
   kGroupingError,                 // 42803
   kDatatypeMismatch,              // 42804

@@ -75,6 +75,7 @@ namespace solo::sql {
   X(Precision, false) \
   X(Primary, true) \
   X(Real, false) \
+  X(Recursive, false) \
   X(Returning, true) \
   X(Right, true) \
   X(Rollback, false) \
@@ -95,7 +96,8 @@ namespace solo::sql {
   X(Varchar, false) \
   X(Varying, false) \
   X(When, true) \
-  X(Where, true)
+  X(Where, true) \
+  X(With, true)
 // clang-format on
 
 enum class Keyword : uint8_t {

@@ -1,0 +1,1 @@
+WITH c (x, y) AS (SELECT a, b FROM t WHERE a > 1) SELECT x, v FROM c JOIN u ON u.k = c.x UNION ALL SELECT k, v FROM u WHERE k IN (WITH d AS (SELECT j FROM u) SELECT j FROM d);
