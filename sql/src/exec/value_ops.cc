@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -145,16 +146,21 @@ int CompareValues(const Value& left, const Value& right, SourcePos pos) {
       default: break;
     }
   }
-  // Text against a number or timestamp: the text is read as that type (as
-  // PostgreSQL reads an untyped literal).
+  // Text against a number, timestamp or boolean: the text is read as that
+  // type (as PostgreSQL reads an untyped literal or parameter; a literal
+  // met a boolean already when it was bound).
   if (left.kind() == ValueKind::kText && IsNumeric(right)) {
     return CompareNumbers(ParseNumericText(left.as_text(), pos), right);
   }
   if (right.kind() == ValueKind::kText && IsNumeric(left)) {
     return CompareNumbers(left, ParseNumericText(right.as_text(), pos));
   }
-  if (left.kind() == ValueKind::kText && right.kind() == ValueKind::kTimestamp) {
+  if (left.kind() == ValueKind::kText &&
+      (right.kind() == ValueKind::kTimestamp || right.kind() == ValueKind::kBool)) {
     return -CompareValues(right, left, pos);
+  }
+  if (left.kind() == ValueKind::kBool && right.kind() == ValueKind::kText) {
+    return Sign(left.as_int() - ParseBoolText(right.as_text(), pos).as_int());
   }
   if (left.kind() == ValueKind::kTimestamp && right.kind() == ValueKind::kText) {
     int64_t micros = TimestampOrThrow(right.as_text(), pos);
@@ -421,6 +427,32 @@ Value ParseNumericText(std::string_view text, SourcePos pos, std::string_view ty
              fmt::format("invalid input syntax for type {}: \"{}\"", type_name, text), pos);
   }
   return ParseNumber(trimmed, pos, negative);
+}
+
+Value ParseBoolText(std::string_view text, SourcePos pos) {
+  // PostgreSQL's boolin: white space around the word is ignored, case is
+  // not; a word may be cut to a prefix where the prefix names one word
+  // ('t', 'tr', 'ye', 'of'), but 'o' alone could be on or off.
+  constexpr std::string_view kSpace = " \t\n\r\v\f";
+  std::string_view word = text;
+  const size_t first = word.find_first_not_of(kSpace);
+  word = first == std::string_view::npos ? std::string_view() : word.substr(first);
+  word = word.substr(0, word.find_last_not_of(kSpace) + 1);
+  auto is_prefix_of = [&](std::string_view full, size_t min_length) {
+    if (word.size() < min_length || word.size() > full.size()) return false;
+    for (size_t idx = 0; idx < word.size(); ++idx) {
+      if (std::tolower(static_cast<unsigned char>(word[idx])) != full[idx]) return false;
+    }
+    return true;
+  };
+  if (is_prefix_of("true", 1) || is_prefix_of("yes", 1) || is_prefix_of("on", 2) || word == "1") {
+    return Value::Bool(true);
+  }
+  if (is_prefix_of("false", 1) || is_prefix_of("no", 1) || is_prefix_of("off", 2) || word == "0") {
+    return Value::Bool(false);
+  }
+  ThrowSql(SqlState::kInvalidTextRepresentation,
+           fmt::format("invalid input syntax for type boolean: \"{}\"", text), pos);
 }
 
 solo::ColumnDef ColumnForType(const TypeName& type) {

@@ -29,8 +29,8 @@ extern const int64_t kPow10[19];
 
 bool IsNumeric(const Value& value);
 // Three-way comparison of two non-NULL values: <0, 0, >0. Numbers compare by
-// value across kinds; text with a number or timestamp is converted first
-// (22P02 if it cannot be); other mixes are 42883.
+// value across kinds; text with a number, timestamp or boolean is
+// converted first (22P02 if it cannot be); other mixes are 42883.
 int CompareValues(const Value& left, const Value& right, SourcePos pos = {});
 
 // Binary arithmetic on non-NULL values into *out.
@@ -56,6 +56,13 @@ Value ParseNumber(std::string_view text, SourcePos pos, bool negative = false);
 // the text was read as: "integer" for an INTEGER column).
 Value ParseNumericText(std::string_view text, SourcePos pos,
                        std::string_view type_name = "numeric");
+
+// Parses text as a BOOLEAN, as PostgreSQL's boolean input does: 't',
+// 'true', 'y', 'yes', 'on', '1' and 'f', 'false', 'n', 'no', 'off', '0', in
+// any case, with white space around them, and prefixes of true, false, yes
+// and no ('tr', 'fa'; 'of' for off). 22P02 "invalid input syntax for type
+// boolean" for anything else (also '', 'o').
+Value ParseBoolText(std::string_view text, SourcePos pos);
 
 // PostgreSQL's name of a type in its messages ("character varying",
 // "double precision").
