@@ -770,3 +770,79 @@ TEST_CASE("untyped literals and parameters take the type they meet, as in Postgr
   REQUIRE(session.Exec("SELECT n FROM t WHERE k = 2", &rows).ok());
   CHECK(rows.at(0, 0) == Value::Int(21));
 }
+
+TEST_CASE("regression: a string literal that meets a BOOLEAN is read as one when prepared") {
+  auto db = OpenDb();
+  Session session(*db);
+  Run(session, "CREATE TABLE t (k INT PRIMARY KEY, n INT)");  // empty: nothing runs per row
+  struct Case {
+    std::string_view sql;
+    SqlState state;
+    std::string_view message;
+    std::string_view at;  // the error's position: where this text starts in sql
+  };
+  const Case cases[] = {
+      // PostgreSQL's 22P02, at the literal; before, 'a' (CASE) or 42883.
+      {"SELECT CASE WHEN 1 = 1 THEN 'a' ELSE TRUE END", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"a\"", "'a'"},
+      {"SELECT 'a' = TRUE", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"a\"", "'a'"},
+      {"SELECT TRUE = ' o '", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \" o \"", "' o '"},
+      {"SELECT COALESCE(n > 0, 'x') FROM t", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"x\"", "'x'"},
+      {"SELECT NULLIF('x', n > 0) FROM t", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"x\"", "'x'"},
+      {"SELECT k FROM t WHERE (n > 0) IN ('t', 'x')", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"x\"", "'x'"},
+      {"SELECT k FROM (SELECT k, n > 0 AS flag FROM t) s WHERE flag = 'maybe'",
+       SqlState::kInvalidTextRepresentation, "invalid input syntax for type boolean: \"maybe\"",
+       "'maybe'"},
+      {"DELETE FROM t WHERE 'x'", SqlState::kInvalidTextRepresentation,
+       "invalid input syntax for type boolean: \"x\"", "'x'"},
+      // The ELSE is matched first, as in PostgreSQL.
+      {"SELECT CASE WHEN 1 = 1 THEN 'a' WHEN 1 = 2 THEN TRUE ELSE 'b' END",
+       SqlState::kInvalidTextRepresentation, "invalid input syntax for type boolean: \"b\"", "'b'"},
+      // A boolean and a value of another known type.
+      {"SELECT k FROM t WHERE (n > 0) = n", SqlState::kUndefinedFunction,
+       "operator does not exist: boolean = integer", "= n"},
+      {"SELECT CASE WHEN 1 = 1 THEN 1 ELSE TRUE END", SqlState::kDatatypeMismatch,
+       "CASE types boolean and integer cannot be matched", "1 ELSE"},
+      {"SELECT COALESCE(n, n > 0) FROM t", SqlState::kDatatypeMismatch,
+       "COALESCE types integer and boolean cannot be matched", "n > 0"},
+      {"UPDATE t SET n = (k > 0)", SqlState::kDatatypeMismatch,
+       "column \"n\" is of type integer but expression is of type boolean", "k > 0"},
+  };
+  db->read([&](solo::ReadTxn& txn) {
+    for (const Case& expected : cases) {
+      INFO(expected.sql);
+      auto prepared = PreparedStatement::Prepare(txn, expected.sql);
+      REQUIRE(!prepared.ok());
+      CHECK(prepared.error().state() == expected.state);
+      CHECK(prepared.error().message() == expected.message);
+      CHECK(prepared.error().pos().column == expected.sql.find(expected.at) + 1);
+    }
+    return solo::Status::OK();
+  });
+  // Valid literals are booleans, prepared once and run without re-reading.
+  ResultSet rows;
+  REQUIRE(session
+              .Exec("SELECT 't' = TRUE, 'yes' = TRUE, 'off' <> FALSE, ' Of ' = FALSE, "
+                    "CASE WHEN 1 = 1 THEN 'tr' ELSE FALSE END",
+                    &rows)
+              .ok());
+  CHECK(rows.at(0, 0) == Value::Bool(true));
+  CHECK(rows.at(0, 1) == Value::Bool(true));
+  CHECK(rows.at(0, 2) == Value::Bool(false));
+  CHECK(rows.at(0, 3) == Value::Bool(true));
+  CHECK(rows.at(0, 4) == Value::Bool(true));
+  // A text parameter compared with a boolean is read as one when it runs
+  // (no CAST names a BOOLEAN to give it the type when it is prepared).
+  PreparedStatement param = Prepare(*db, "SELECT (1 < 2) = $1");
+  REQUIRE(Read(*db, param, {Value::Text("Yes")}, &rows).ok());
+  CHECK(rows.at(0, 0) == Value::Bool(true));
+  SqlStatus failed = Read(*db, param, {Value::Text("maybe")}, &rows);
+  REQUIRE(!failed.ok());
+  CHECK(failed.error().state() == SqlState::kInvalidTextRepresentation);
+  CHECK(failed.error().message() == "invalid input syntax for type boolean: \"maybe\"");
+}

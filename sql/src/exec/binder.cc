@@ -246,13 +246,24 @@ bool NeverBoolean(const BExpr& expr, const std::vector<FromItem>& items) {
   }
 }
 
+// A string literal where a BOOLEAN is wanted (a condition, a value matched
+// with a boolean) is read as one when the statement is bound, once, as
+// PostgreSQL reads an untyped literal: 'yes' is true, 'x' 22P02 at the
+// literal (sql/README.md "Values and arithmetic").
+void LiteralToBoolean(BExpr* expr) {
+  if (expr->kind == BKind::kConst && expr->constant.kind() == ValueKind::kText) {
+    expr->constant = ParseBoolText(expr->constant.as_text(), expr->pos);
+  }
+}
+
 // PostgreSQL refuses a condition that is not a BOOLEAN when it binds the
-// statement (42804), also when no row is read; Eval's check needs a row.
-void RequireBoolean(const BExpr& expr, const std::vector<FromItem>& items,
-                    std::string_view clause) {
-  if (NeverBoolean(expr, items)) {
+// statement (42804), also when no row is read; Eval's check needs a row. A
+// string literal is read as a boolean first (WHERE 'yes').
+void RequireBoolean(BExpr* expr, const std::vector<FromItem>& items, std::string_view clause) {
+  LiteralToBoolean(expr);
+  if (NeverBoolean(*expr, items)) {
     ThrowSql(SqlState::kDatatypeMismatch,
-             fmt::format("argument of {} must be type boolean", clause), expr.pos);
+             fmt::format("argument of {} must be type boolean", clause), expr->pos);
   }
 }
 
@@ -288,6 +299,7 @@ BExprPtr CloneExpr(const BExpr& expr) {
   out->bpchar_length = expr.bpchar_length;
   out->varchar = expr.varchar;
   out->known_type = expr.known_type;
+  out->known_boolean = expr.known_boolean;
   for (const BExprPtr& arg : expr.args) out->args.push_back(CloneExpr(*arg));
   return out;  // never called on expressions with subqueries
 }
@@ -296,7 +308,9 @@ BExprPtr CloneExpr(const BExpr& expr) {
 
 std::optional<Type> KnownType(const BExpr& expr);
 
-enum class TypeFamily { kString, kNumber, kTimestamp };
+// The kinds of PostgreSQL types that have no implicit conversions between
+// them: a text is not compared with a number, a boolean with neither.
+enum class TypeFamily { kString, kNumber, kTimestamp, kBoolean };
 
 TypeFamily FamilyOf(Type type) {
   if (type_is_string(type)) return TypeFamily::kString;
@@ -332,7 +346,8 @@ int NumberRank(Type type) {
 // and Related Constructs"): text when every value is untyped (rule 3), else
 // the first known type, replaced by each later one of its family that it
 // converts to implicitly (rule 5: CASE ... THEN 1 ELSE 2.5 is numeric).
-// nullopt when some value's type is not known and none is (a BOOLEAN).
+// nullopt when some value's type is not known and none is, and for
+// BOOLEANs (no column type: IsBoolean).
 std::optional<Type> CommonType(const std::vector<const BExpr*>& values) {
   std::optional<Type> common;
   bool all_untyped = true;
@@ -352,6 +367,20 @@ std::optional<Type> CommonType(const std::vector<const BExpr*>& values) {
   }
   if (!common && all_untyped) return Type::kText;
   return common;
+}
+
+// The values a CASE may give, its ELSE first: PostgreSQL matches them in
+// that order (the first known type is the candidate, and the ELSE is
+// converted first).
+std::vector<const BExpr*> CaseResults(const BExpr& expr) {
+  std::vector<const BExpr*> results;
+  if (expr.has_else) results.push_back(expr.args.back().get());
+  const size_t first_when = expr.has_operand ? 1 : 0;
+  const size_t when_end = expr.args.size() - (expr.has_else ? 1 : 0);
+  for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
+    results.push_back(expr.args[arg + 1].get());
+  }
+  return results;
 }
 
 // The SQL type of expr's value where the binder can tell: a column, a cast
@@ -386,16 +415,8 @@ std::optional<Type> KnownType(const BExpr& expr) {
       return std::nullopt;
     case BKind::kConcat:
       return Type::kText;
-    case BKind::kCase: {
-      std::vector<const BExpr*> results;
-      const size_t first_when = expr.has_operand ? 1 : 0;
-      const size_t when_end = expr.args.size() - (expr.has_else ? 1 : 0);
-      for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
-        results.push_back(expr.args[arg + 1].get());
-      }
-      if (expr.has_else) results.push_back(expr.args.back().get());
-      return CommonType(results);
-    }
+    case BKind::kCase:
+      return CommonType(CaseResults(expr));
     case BKind::kFunction:
       switch (expr.function) {
         case ScalarFn::kCoalesce: {
@@ -424,34 +445,101 @@ std::optional<Type> KnownType(const BExpr& expr) {
   }
 }
 
-// 42883 when `left op right` mixes a text with a number or a timestamp, or
-// a number with a timestamp, both of known type (PostgreSQL has no such
-// operator; a string literal or a parameter takes the other side's type).
+// True when expr's value is a BOOLEAN (or NULL as one): TRUE, FALSE, a
+// predicate (comparison, AND, OR, NOT, IS NULL, IN, LIKE, EXISTS), and what
+// the binder marked (BExpr::known_boolean): a column or subquery that is
+// one, a CASE, COALESCE or NULLIF whose values are. O(1): a CASE nested n
+// deep is not walked again at each level.
+bool IsBoolean(const BExpr& expr) {
+  switch (expr.kind) {
+    case BKind::kConst:
+      return expr.constant.kind() == ValueKind::kBool;
+    case BKind::kNot:
+    case BKind::kAnd:
+    case BKind::kOr:
+    case BKind::kCompare:
+    case BKind::kIsNull:
+    case BKind::kInList:
+    case BKind::kLike:
+    case BKind::kExists:
+    case BKind::kInSubquery:
+      return true;
+    default:
+      return expr.known_boolean;
+  }
+}
+
+// The family of expr's static type (KnownType, or a BOOLEAN), nullopt for
+// an untyped value (a string literal, NULL, a parameter) and the rest.
+std::optional<TypeFamily> KnownFamily(const BExpr& expr) {
+  if (IsBoolean(expr)) return TypeFamily::kBoolean;
+  const std::optional<Type> type = KnownType(expr);
+  if (!type) return std::nullopt;
+  return FamilyOf(*type);
+}
+
+// PostgreSQL's name of expr's static type; KnownFamily(expr) is set.
+std::string_view KnownTypeName(const BExpr& expr) {
+  return IsBoolean(expr) ? "boolean" : PgTypeName(*KnownType(expr));
+}
+
+// True when the first of `values` whose type is known is a BOOLEAN: they
+// are then BOOLEANs, or CheckCommonType refused them.
+bool FirstKnownIsBoolean(const std::vector<const BExpr*>& values) {
+  for (const BExpr* value : values) {
+    if (const std::optional<TypeFamily> family = KnownFamily(*value)) {
+      return family == TypeFamily::kBoolean;
+    }
+  }
+  return false;
+}
+
+// 42883 when `left op right` mixes values of known types of different
+// families: a text with a number or a timestamp, a number with a timestamp,
+// a boolean with any of them (PostgreSQL has no such operator; a string
+// literal or a parameter takes the other side's type).
 void CheckOperands(const BExpr& left, std::string_view op, const BExpr& right, SourcePos pos) {
-  const std::optional<Type> left_type = KnownType(left);
-  const std::optional<Type> right_type = KnownType(right);
-  if (!left_type || !right_type || FamilyOf(*left_type) == FamilyOf(*right_type)) return;
+  const std::optional<TypeFamily> left_family = KnownFamily(left);
+  const std::optional<TypeFamily> right_family = KnownFamily(right);
+  if (!left_family || !right_family || *left_family == *right_family) return;
   ThrowSql(SqlState::kUndefinedFunction,
-           fmt::format("operator does not exist: {} {} {}", PgTypeName(*left_type), op,
-                       PgTypeName(*right_type)),
+           fmt::format("operator does not exist: {} {} {}", KnownTypeName(left), op,
+                       KnownTypeName(right)),
            pos);
 }
 
+// Where PostgreSQL points at a value in a message about its type
+// (exprLocation): its leftmost token, so `n > 0` at `n` and `(k > 0)` at
+// `k`, where a BExpr of an operator holds the operator's position. Walks
+// the expression: for errors only.
+SourcePos LeftmostPos(const BExpr& expr) {
+  SourcePos leftmost = expr.pos;
+  for (const BExprPtr& arg : expr.args) {
+    const SourcePos pos = LeftmostPos(*arg);
+    if (pos.valid() && (!leftmost.valid() || pos.offset < leftmost.offset)) leftmost = pos;
+  }
+  return leftmost;
+}
+
 // 42804 when the values a CASE or COALESCE may give are of known types of
-// different families ("CASE types text and integer cannot be matched").
+// different families ("CASE types text and integer cannot be matched", at
+// the first value that differs from the first known one).
 void CheckCommonType(std::string_view what, const std::vector<const BExpr*>& results,
                      SourcePos pos) {
-  std::optional<Type> first;
+  const BExpr* first = nullptr;
+  std::optional<TypeFamily> first_family;
   for (const BExpr* result : results) {
-    const std::optional<Type> type = KnownType(*result);
-    if (!type) continue;
+    const std::optional<TypeFamily> family = KnownFamily(*result);
+    if (!family) continue;
     if (!first) {
-      first = type;
-    } else if (FamilyOf(*first) != FamilyOf(*type)) {
+      first = result;
+      first_family = family;
+    } else if (*first_family != *family) {
+      const SourcePos at = LeftmostPos(*result);
       ThrowSql(SqlState::kDatatypeMismatch,
-               fmt::format("{} types {} and {} cannot be matched", what, PgTypeName(*first),
-                           PgTypeName(*type)),
-               result->pos.valid() ? result->pos : pos);
+               fmt::format("{} types {} and {} cannot be matched", what, KnownTypeName(*first),
+                           KnownTypeName(*result)),
+               at.valid() ? at : pos);
     }
   }
 }
@@ -491,13 +579,19 @@ void ResolveUntyped(BExprPtr* value, Type type) {
 }
 
 // The values of a CASE or COALESCE: 42804 across families
-// (CheckCommonType), then the untyped ones take their CommonType. Returns
-// the values as they are then (a parameter may be wrapped in a cast).
+// (CheckCommonType), then the untyped ones take their CommonType, or are
+// read as BOOLEANs when the values are (a parameter is left as it is: no
+// CAST names a BOOLEAN). Returns the values as they are then (a parameter
+// may be wrapped in a cast).
 std::vector<const BExpr*> MatchValues(std::string_view what, const std::vector<BExprPtr*>& values,
                                       SourcePos pos) {
   std::vector<const BExpr*> results;
   for (const BExprPtr* value : values) results.push_back(value->get());
   CheckCommonType(what, results, pos);
+  if (FirstKnownIsBoolean(results)) {
+    for (const BExprPtr* value : values) LiteralToBoolean(value->get());
+    return results;
+  }
   const std::optional<Type> common = CommonType(results);
   if (!common) return results;
   for (size_t idx = 0; idx < values.size(); ++idx) {
@@ -508,9 +602,17 @@ std::vector<const BExpr*> MatchValues(std::string_view what, const std::vector<B
   return results;
 }
 
+// `left op right` with a BOOLEAN on one side: a string literal on the other
+// is read as a boolean now ('yes' = TRUE is true, 'x' = TRUE 22P02 at 'x').
+void CoerceToBoolean(BExpr* left, BExpr* right) {
+  if (IsBoolean(*left)) LiteralToBoolean(right);
+  if (IsBoolean(*right)) LiteralToBoolean(left);
+}
+
 // NULLIF(a, b) compares as a = b does in PostgreSQL: an untyped argument
-// takes the other's known type.
+// takes the other's known type, a string literal opposite a BOOLEAN is one.
 void ResolveComparedUntyped(BExprPtr* left, BExprPtr* right) {
+  CoerceToBoolean(left->get(), right->get());
   const std::optional<Type> left_type = KnownType(**left);
   const std::optional<Type> right_type = KnownType(**right);
   if (left_type && !right_type && IsUntyped(**right)) ResolveUntyped(right, *left_type);
@@ -519,19 +621,19 @@ void ResolveComparedUntyped(BExprPtr* left, BExprPtr* right) {
 
 // 42804 when a value of known type is stored into `column` (INSERT's VALUES
 // or SELECT, UPDATE's SET) and PostgreSQL has no assignment cast for it:
-// text into a number or timestamp, a number into a timestamp or back
-// (`column "n" is of type integer but expression is of type text`), when
-// the statement is bound, whatever the rows. A string literal or a
-// parameter takes the column's type (converted as it is stored, as
+// text or a boolean into a number or timestamp, a number into a timestamp
+// or back (`column "n" is of type integer but expression is of type
+// text`), when the statement is bound, whatever the rows. A string literal
+// or a parameter takes the column's type (converted as it is stored, as
 // before), and any type may be stored into a text column.
 void CheckAssignment(const BExpr& value, const solo::ColumnDef& column) {
   if (FamilyOf(column.type) == TypeFamily::kString) return;
-  const std::optional<Type> type = KnownType(value);
-  if (!type || FamilyOf(*type) == FamilyOf(column.type)) return;
+  const std::optional<TypeFamily> family = KnownFamily(value);
+  if (!family || *family == FamilyOf(column.type)) return;
   ThrowSql(SqlState::kDatatypeMismatch,
            fmt::format("column \"{}\" is of type {} but expression is of type {}", column.name,
-                       PgTypeName(column.type), PgTypeName(*type)),
-           value.pos);
+                       PgTypeName(column.type), KnownTypeName(value)),
+           LeftmostPos(value));
 }
 
 // --- CHAR(n) (sql/README.md "CHAR(n)") -------------------------------------------------
@@ -542,6 +644,7 @@ void SetColumnType(const FromItem& item, size_t col, BExpr* expr) {
     expr->bpchar_length = item.derived->outputs[col]->bpchar_length;
     expr->varchar = item.derived->outputs[col]->varchar;
     expr->known_type = KnownType(*item.derived->outputs[col]);
+    expr->known_boolean = IsBoolean(*item.derived->outputs[col]);
     return;
   }
   const solo::ColumnDef& column = item.columns[col];
@@ -613,11 +716,15 @@ void BindCharFunction(BExpr* expr) {
       CoerceComparison(&expr->args[0], &expr->args[1]);
       expr->bpchar_length = expr->args[0]->bpchar_length;
       expr->varchar = expr->args[0]->varchar;
+      expr->known_boolean =
+          IsBoolean(*expr->args[0]) || (IsUntyped(*expr->args[0]) && IsBoolean(*expr->args[1]));
       return;
     case ScalarFn::kCoalesce: {
       std::vector<BExprPtr*> values;
       for (BExprPtr& arg : expr->args) values.push_back(&arg);
-      expr->bpchar_length = CommonBpcharLength(MatchValues("COALESCE", values, expr->pos));
+      const std::vector<const BExpr*> results = MatchValues("COALESCE", values, expr->pos);
+      expr->bpchar_length = CommonBpcharLength(results);
+      expr->known_boolean = FirstKnownIsBoolean(results);
       return;
     }
     default: return;
@@ -898,6 +1005,7 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
       }
       default:
         expr->known_type = KnownType(*spec.arg);
+        expr->known_boolean = spec.fn != AggFn::kSum && IsBoolean(*spec.arg);
         break;  // SUM, MIN, MAX
     }
     agg->plan->aggs.push_back(std::move(spec));
@@ -944,6 +1052,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         ref->bpchar_length = agg->plan->group_keys[key]->bpchar_length;
         ref->varchar = agg->plan->group_keys[key]->varchar;
         ref->known_type = KnownType(*agg->plan->group_keys[key]);
+        ref->known_boolean = IsBoolean(*agg->plan->group_keys[key]);
         return ref;
       }
     }
@@ -992,6 +1101,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         return operand;
       }
       auto out = MakeExpr(unary.op == UnaryOp::kNot ? BKind::kNot : BKind::kNegate, expr.pos);
+      if (unary.op == UnaryOp::kNot) LiteralToBoolean(operand.get());
       out->args.push_back(std::move(operand));
       return out;
     }
@@ -1013,8 +1123,12 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->binary = bin.op == BinaryOp::kNe ? BinaryOp::kNe : bin.op;
       out->args.push_back(BindExpr(*bin.left, scope, agg));
       out->args.push_back(BindExpr(*bin.right, scope, agg));
-      if (kind == BKind::kCompare) {
+      if (kind == BKind::kAnd || kind == BKind::kOr) {
+        LiteralToBoolean(out->args[0].get());
+        LiteralToBoolean(out->args[1].get());
+      } else if (kind == BKind::kCompare) {
         CheckOperands(*out->args[0], BinaryOpText(bin.op), *out->args[1], expr.pos);
+        CoerceToBoolean(out->args[0].get(), out->args[1].get());
         CoerceComparison(&out->args[0], &out->args[1]);
       } else if (kind == BKind::kArith) {
         // Text in arithmetic (a timestamp's is left to the executor).
@@ -1040,12 +1154,14 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       low->args.push_back(BindExpr(*between.operand, scope, agg));
       low->args.push_back(BindExpr(*between.low, scope, agg));
       CheckOperands(*low->args[0], ">=", *low->args[1], expr.pos);
+      CoerceToBoolean(low->args[0].get(), low->args[1].get());
       CoerceComparison(&low->args[0], &low->args[1]);
       auto high = MakeExpr(BKind::kCompare, expr.pos);
       high->binary = BinaryOp::kLe;
       high->args.push_back(BindExpr(*between.operand, scope, agg));
       high->args.push_back(BindExpr(*between.high, scope, agg));
       CheckOperands(*high->args[0], "<=", *high->args[1], expr.pos);
+      CoerceToBoolean(high->args[0].get(), high->args[1].get());
       CoerceComparison(&high->args[0], &high->args[1]);
       auto both = MakeExpr(BKind::kAnd, expr.pos);
       both->args.push_back(std::move(low));
@@ -1063,6 +1179,12 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       for (const ExprPtr& item : in.list) {
         out->args.push_back(BindExpr(*item, scope, agg));
         CheckOperands(*out->args[0], "=", *out->args.back(), out->args.back()->pos);
+      }
+      // PostgreSQL matches the operand and the list as a CASE's values: with
+      // a BOOLEAN among them, every string literal is read as one.
+      if (std::any_of(out->args.begin(), out->args.end(),
+                      [](const BExprPtr& arg) { return IsBoolean(*arg); })) {
+        for (BExprPtr& arg : out->args) LiteralToBoolean(arg.get());
       }
       if (out->args[0]->bpchar_length > 0) {
         for (size_t arg = 1; arg < out->args.size(); ++arg) CoerceToBpchar(&out->args[arg]);
@@ -1092,6 +1214,7 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         out->bpchar_length = out->subquery->outputs[0]->bpchar_length;
         out->varchar = out->subquery->outputs[0]->varchar;
         out->known_type = KnownType(*out->subquery->outputs[0]);
+        out->known_boolean = IsBoolean(*out->subquery->outputs[0]);
       } else if (kind == BKind::kInSubquery) {
         CheckOperands(*out->args[0], "=", *out->subquery->outputs[0], expr.pos);
       }
@@ -1119,26 +1242,33 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       }
       for (const auto& when : c.whens) {
         out->args.push_back(BindExpr(*when.condition, scope, agg));
+        if (!c.operand) LiteralToBoolean(out->args.back().get());  // CASE WHEN 'yes'
         out->args.push_back(BindExpr(*when.result, scope, agg));
       }
       if (c.else_result) {
         out->has_else = true;
         out->args.push_back(BindExpr(*c.else_result, scope, agg));
       }
-      // CASE c WHEN 'ab ' compares as `=` does; CASE ... THEN c ... is a
-      // CHAR(n) when every result is one of that n.
+      // CASE c WHEN 'ab ' compares as `=` does (CASE b WHEN 'yes', for a
+      // BOOLEAN b, reads 'yes' as one; an untyped operand is left as it
+      // is: PostgreSQL makes it text); CASE ... THEN c ... is a CHAR(n)
+      // when every result is one of that n. The values are matched ELSE
+      // first, as PostgreSQL does (CaseResults).
       std::vector<BExprPtr*> values;
+      if (out->has_else) values.push_back(&out->args.back());
       const size_t first_when = out->has_operand ? 1 : 0;
       const size_t when_end = out->args.size() - (out->has_else ? 1 : 0);
       for (size_t arg = first_when; arg + 1 < when_end; arg += 2) {
         if (out->has_operand) {
           CheckOperands(*out->args[0], "=", *out->args[arg], out->args[arg]->pos);
+          if (IsBoolean(*out->args[0])) LiteralToBoolean(out->args[arg].get());
           CoerceComparison(&out->args[0], &out->args[arg]);
         }
         values.push_back(&out->args[arg + 1]);
       }
-      if (out->has_else) values.push_back(&out->args.back());
-      out->bpchar_length = CommonBpcharLength(MatchValues("CASE", values, expr.pos));
+      const std::vector<const BExpr*> results = MatchValues("CASE", values, expr.pos);
+      out->bpchar_length = CommonBpcharLength(results);
+      out->known_boolean = FirstKnownIsBoolean(results);
       return out;
     }
     case ExprKind::kCast: {
@@ -1561,7 +1691,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
     }
     Conjunct conjunct;
     conjunct.expr = BindExpr(*part, &scope, nullptr);
-    RequireBoolean(*conjunct.expr, items, "WHERE");
+    RequireBoolean(conjunct.expr.get(), items, "WHERE");
     conjunct.text = ToSql(*part);
     conjuncts.push_back(std::move(conjunct));
   }
@@ -1569,7 +1699,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
     for (const Expr* part : items[item_idx].on) {
       Conjunct conjunct;
       conjunct.expr = BindExpr(*part, &scope, nullptr);
-      RequireBoolean(*conjunct.expr, items, "JOIN/ON");
+      RequireBoolean(conjunct.expr.get(), items, "JOIN/ON");
       conjunct.text = ToSql(*part);
       conjunct.on_item = static_cast<int>(item_idx);
       conjuncts.push_back(std::move(conjunct));
@@ -1715,7 +1845,10 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
     }
     plan->names.push_back(output.name);
   }
-  if (select.having) plan->having = BindExpr(*select.having, &scope, agg);
+  if (select.having) {
+    plan->having = BindExpr(*select.having, &scope, agg);
+    LiteralToBoolean(plan->having.get());  // HAVING 'yes'
+  }
   plan->distinct = select.distinct;
 
   // ORDER BY.
@@ -2033,7 +2166,7 @@ void Binder::BindModify(const Statement& statement) {
       }
       Conjunct conjunct;
       conjunct.expr = BindExpr(*part, &scope, nullptr);
-      RequireBoolean(*conjunct.expr, items, "WHERE");
+      RequireBoolean(conjunct.expr.get(), items, "WHERE");
       conjunct.text = ToSql(*part);
       conjuncts.push_back(std::move(conjunct));
     }

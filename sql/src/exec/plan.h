@@ -85,6 +85,10 @@ struct BExpr {
   // number or a timestamp is then refused at bind time (42883, 42804), as in
   // PostgreSQL, instead of being converted row by row.
   std::optional<solo::Type> known_type;
+  // kColumn, kSubquery: the value is a BOOLEAN (a derived table's or a
+  // subquery's predicate, a group key or MIN/MAX over one), which no column
+  // type (known_type) names; IsBoolean (binder.cc) derives the rest.
+  bool known_boolean = false;
   std::vector<std::unique_ptr<BExpr>> args;
   std::unique_ptr<SelectPlan> subquery;
 };
