@@ -85,6 +85,7 @@ class Gen {
   std::string Atom(const Scope& scope);
   std::string SubqueryPred(const Scope& scope);
   std::string SelectList(const Scope& scope, int* count);
+  std::string BoolValue(const Scope& scope);
   std::string LimitedList(const Scope& scope, const std::string& limit, int* count);
   std::string OrderByAll(int count);
   std::string LimitOffset();
@@ -366,7 +367,7 @@ std::string Gen::SelectList(const Scope& scope, int* count) {
         list += Str(scope, 1);
         break;
       case 2:
-        list += "(" + Pred(scope, 1) + ")";
+        list += BoolValue(scope);
         break;  // a BOOLEAN, or NULL
       default:
         list += rng_.Pick(scope.refs).Sql();
@@ -375,6 +376,32 @@ std::string Gen::SelectList(const Scope& scope, int* count) {
   }
   *count = items;
   return list;
+}
+
+// A BOOLEAN (or NULL): a predicate, now and then matched with a string
+// literal that both engines read as a boolean when they bind ('yes' = p,
+// COALESCE(p, 'off'), a CASE of p and 'tr').
+std::string Gen::BoolValue(const Scope& scope) {
+  static const std::vector<std::string> kWords = {"'t'",  "'yes'", "'off'", "' No '",
+                                                  "'1'",  "'0'",   "'tr'",  "'FALSE'",
+                                                  "'of'", "'y'",   "'ON'",  "'f'"};
+  const std::string pred = "(" + Pred(scope, 1) + ")";
+  switch (rng_.Below(10)) {
+    case 0:
+      return pred + " = " + rng_.Pick(kWords);
+    case 1:
+      return rng_.Pick(kWords) + " <> " + pred;
+    case 2:
+      return "COALESCE(" + pred + ", " + rng_.Pick(kWords) + ")";
+    case 3:
+      return "CASE WHEN " + pred + " THEN " + rng_.Pick(kWords) + " ELSE " + pred + " END";
+    case 4:
+      return "NULLIF(" + pred + ", " + rng_.Pick(kWords) + ")";
+    case 5:
+      return pred + " IN (" + rng_.Pick(kWords) + ", " + rng_.Pick(kWords) + ")";
+    default:
+      return pred;
+  }
 }
 
 // A select list that cannot fail when a LIMIT follows: PostgreSQL may read
@@ -827,6 +854,17 @@ std::vector<Step> Gen::Failing() {
       "UPDATE t2 SET w = k2 || '1'",                         // 42804
       "INSERT INTO t2 (k1, k2, w) SELECT id, s, t FROM t1",  // 42804
       "INSERT INTO t3 (g) VALUES (UPPER('1'))",              // 42804
+      // A string literal that meets a BOOLEAN is read as one (session 44;
+      // solo gave 'x' or 42883), and a BOOLEAN is matched with no other type.
+      "SELECT CASE WHEN id > 0 THEN 'x' ELSE a > 0 END FROM t1",  // 22P02
+      "SELECT (a > 0) = 'maybe' FROM t1",                         // 22P02
+      "SELECT COALESCE(s IS NULL, 'o') FROM t1",                  // 22P02: on or off?
+      "SELECT * FROM t2 WHERE (x > 0) IN ('t', 'x')",             // 22P02
+      "SELECT * FROM t3 WHERE 'nope'",                            // 22P02
+      "SELECT NULLIF('x', g > 0) FROM t3",                        // 22P02
+      "SELECT * FROM t1 WHERE (a > 0) = a",                       // 42883
+      "SELECT COALESCE(b, b > 0) FROM t1",                        // 42804
+      "UPDATE t2 SET v = (x > 0)",                                // 42804
   };
   return {{rng_.Pick(kFailing), false}};
 }
