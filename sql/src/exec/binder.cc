@@ -1934,6 +1934,7 @@ std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> i
     expr->bpchar_length = types[col].bpchar_length;
     expr->varchar = types[col].varchar;
     expr->known_type = types[col].known_type;
+    expr->known_boolean = types[col].known_boolean;
     plan->outputs.push_back(std::move(expr));
   }
   plan->names = input->names;
@@ -1971,6 +1972,7 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
     for (auto& arm : arms) values.push_back(&arm->outputs[col]);
     const std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
     types[col].known_type = CommonType(matched);
+    types[col].known_boolean = FirstKnownIsBoolean(matched);
     // Among doubles the other numbers become doubles, as in PostgreSQL (2.50
     // is 2.5, and a bigint may round), which resolves each UNION in turn: the
     // DISTINCT compares in the type of the arms it covers, so those are cast
