@@ -332,6 +332,7 @@ class Printer {
       Join(select.order_by, [this](const OrderItem& item) {
         TopLevel(*item.expr);
         if (item.descending) out_ += " DESC";
+        if (item.nulls_first) out_ += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
       });
     }
     if (select.limit) {

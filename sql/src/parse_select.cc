@@ -125,6 +125,15 @@ void Parser::ParseOrderBy(std::vector<OrderItem>& order_by) {
     } else {
       AcceptKeyword(Keyword::kAsc);
     }
+    if (AcceptKeyword(Keyword::kNulls)) {
+      if (AcceptKeyword(Keyword::kFirst)) {
+        item.nulls_first = true;
+      } else if (AcceptKeyword(Keyword::kLast)) {
+        item.nulls_first = false;
+      } else {
+        SyntaxError(Peek(), "FIRST or LAST");
+      }
+    }
     order_by.push_back(std::move(item));
   } while (Accept(TokenKind::kComma));
 }

@@ -46,6 +46,8 @@ TEST_CASE("errors: statements", "[parser][errors]") {
       {"SELECT 1 UNION", kSyntax, 1, 15, "end of input: expected SELECT"},
       {"SELECT 1 UNION ALL (SELECT 2", kSyntax, 1, 29, "expected ')'"},
       {"SELECT 1 ORDER BY 1 UNION SELECT 2", kSyntax, 1, 21, "\"UNION\""},
+      {"SELECT a FROM t ORDER BY a NULLS", kSyntax, 1, 33, "expected FIRST or LAST"},
+      {"SELECT a FROM t ORDER BY a NULLS LAST DESC", kSyntax, 1, 39, "\"DESC\""},
       {"WITH SELECT 1", kSyntax, 1, 6, "expected a WITH query name"},
       {"WITH c SELECT 1", kSyntax, 1, 8, "expected AS"},
       {"WITH c AS SELECT 1", kSyntax, 1, 11, "expected '('"},

@@ -122,6 +122,14 @@ TEST_CASE("roundtrip: UNION", "[parser][roundtrip]") {
                  "INSERT INTO t SELECT a FROM u UNION SELECT 1");
 }
 
+TEST_CASE("roundtrip: NULLS FIRST and LAST", "[parser][roundtrip]") {
+  CheckRoundTrip("select a from t order by a nulls first, b desc nulls last, c asc, d desc",
+                 "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST, c, d DESC");
+  // A name that is a keyword is printed quoted.
+  CheckRoundTrip("SELECT nulls FROM t ORDER BY nulls NULLS LAST",
+                 "SELECT \"nulls\" FROM t ORDER BY \"nulls\" NULLS LAST");
+}
+
 TEST_CASE("roundtrip: WITH", "[parser][roundtrip]") {
   CheckRoundTrip(
       "with c as (select a from t), \"D\" (x, y) as (select 1, 2) select * from c, \"D\"",

@@ -1857,6 +1857,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
   for (size_t order_idx = 0; order_idx < order_by.size(); ++order_idx) {
     SelectPlan::SortKey key;
     key.descending = order_by[order_idx].descending;
+    key.nulls_first = order_by[order_idx].nulls_first.value_or(key.descending);
     key.text = ToSql(*order_by[order_idx].expr);
     key.output_index = order_output[order_idx];
     if (key.output_index < 0) key.expr = BindExpr(*order_by[order_idx].expr, &scope, agg);
@@ -2010,6 +2011,7 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
     const Expr& expr = *order.expr;
     SelectPlan::SortKey key;
     key.descending = order.descending;
+    key.nulls_first = order.nulls_first.value_or(key.descending);
     key.text = ToSql(expr);
     if (std::optional<int64_t> position = ConstantPosition(expr, "ORDER BY")) {
       if (*position < 1 || *position > static_cast<int64_t>(width)) {

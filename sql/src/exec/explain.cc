@@ -38,7 +38,12 @@ void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::stri
   }
   if (plan.need_sort) {
     std::vector<std::string> keys;
-    for (const auto& key : plan.order) keys.push_back(key.text + (key.descending ? " DESC" : ""));
+    for (const auto& key : plan.order) {
+      std::string text = key.text + (key.descending ? " DESC" : "");
+      if (key.nulls_first != key.descending)
+        text += key.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      keys.push_back(std::move(text));
+    }
     line("Sort: " + Join(keys, ", "));
     ++indent;
   } else if (!plan.order.empty()) {

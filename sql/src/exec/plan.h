@@ -182,6 +182,7 @@ struct SelectPlan {
     BExprPtr expr;  // null when output_index is used
     int output_index = -1;
     bool descending = false;
+    bool nulls_first = false;  // NULLs before every value (else after)
     std::string text;
   };
   std::vector<SortKey> order;

@@ -910,11 +910,10 @@ class OutputStage {
       for (size_t key = 0; key < key_col.size(); ++key) {
         const Value& left = sorted_[a * stride + key_col[key]];
         const Value& right = sorted_[b * stride + key_col[key]];
-        bool desc = plan_.order[key].descending;
+        const bool desc = plan_.order[key].descending;
         if (left.is_null() || right.is_null()) {
           if (left.is_null() && right.is_null()) continue;
-          // NULLs last ascending, first descending (PostgreSQL).
-          return desc ? left.is_null() : right.is_null();
+          return plan_.order[key].nulls_first ? left.is_null() : right.is_null();
         }
         int cmp = CompareValues(left, right);
         if (cmp != 0) return desc ? cmp > 0 : cmp < 0;

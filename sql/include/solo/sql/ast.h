@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -351,6 +352,9 @@ struct SelectItem {
 struct OrderItem {
   ExprPtr expr;
   bool descending = false;
+  // NULLS FIRST (true) or NULLS LAST (false) as written; not written: NULLs
+  // come last ascending and first descending (PostgreSQL).
+  std::optional<bool> nulls_first;
 };
 
 struct SelectStmt : Statement {

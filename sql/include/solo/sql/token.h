@@ -44,6 +44,7 @@ namespace solo::sql {
   X(Exists, true) \
   X(Explain, false) \
   X(False, true) \
+  X(First, false) \
   X(Float, false) \
   X(From, true) \
   X(Full, true) \
@@ -61,11 +62,13 @@ namespace solo::sql {
   X(Is, true) \
   X(Join, true) \
   X(Key, false) \
+  X(Last, false) \
   X(Left, true) \
   X(Like, true) \
   X(Limit, true) \
   X(Not, true) \
   X(Null, true) \
+  X(Nulls, false) \
   X(Numeric, false) \
   X(Offset, true) \
   X(On, true) \
