@@ -437,6 +437,13 @@ std::optional<Type> KnownType(const BExpr& expr) {
         case ScalarFn::kLength:
         case ScalarFn::kOctetLength:
           return Type::kInteger;
+        case ScalarFn::kRound:
+          // round(numeric) is numeric; round of an integer, a double or a
+          // literal is round(double precision); round(x, n) is numeric.
+          if (expr.args.size() == 2 || KnownType(*expr.args[0]) == Type::kDecimal) {
+            return Type::kDecimal;
+          }
+          return Type::kDouble;
         default:
           return Type::kText;  // substr, upper, lower, trim, the CHAR(n) ones
       }
@@ -702,6 +709,39 @@ uint32_t CommonBpcharLength(const std::vector<const BExpr*>& results) {
 // NULLIF compares as `=` does and returns its first argument's type; a
 // COALESCE of CHAR(n) values is a CHAR(n). Every other function takes the
 // CHAR as text (without its trailing spaces), as PostgreSQL converts it.
+// "function round(double precision, integer) does not exist": the
+// argument types as PostgreSQL names them (a literal or parameter is
+// "unknown").
+std::string FunctionSignature(std::string_view name, const BExpr& expr) {
+  std::string text = fmt::format("function {}(", name);
+  for (size_t arg = 0; arg < expr.args.size(); ++arg) {
+    if (arg > 0) text += ", ";
+    text += KnownFamily(*expr.args[arg]) ? KnownTypeName(*expr.args[arg]) : "unknown";
+  }
+  return text + ") does not exist";
+}
+
+// round(x [, n]) as PostgreSQL has it: round(numeric), round(double
+// precision) and round(numeric, integer). A string literal is read as a
+// double alone and as a numeric before n; a known type that none takes is
+// 42883 (round(x::float8, 1), round(n, 2::bigint), round('a'::text)).
+void CheckRound(BExpr* expr) {
+  const std::optional<Type> type = KnownType(*expr->args[0]);
+  const bool with_places = expr->args.size() == 2;
+  bool exists = !KnownFamily(*expr->args[0]) || (type && FamilyOf(*type) == TypeFamily::kNumber &&
+                                                 !(with_places && *type == Type::kDouble));
+  if (with_places) {
+    const std::optional<Type> places = KnownType(*expr->args[1]);
+    exists = exists && (!KnownFamily(*expr->args[1]) ||
+                        (places && (*places == Type::kInteger || *places == Type::kSmallInt)));
+  }
+  if (!exists) ThrowSql(SqlState::kUndefinedFunction, FunctionSignature("round", *expr), expr->pos);
+  if (IsUntyped(*expr->args[0])) {
+    ResolveUntyped(&expr->args[0], with_places ? Type::kDecimal : Type::kDouble);
+  }
+  if (with_places && IsUntyped(*expr->args[1])) ResolveUntyped(&expr->args[1], Type::kInteger);
+}
+
 void BindCharFunction(BExpr* expr) {
   switch (expr->function) {
     case ScalarFn::kOctetLength:
@@ -718,6 +758,16 @@ void BindCharFunction(BExpr* expr) {
       expr->varchar = expr->args[0]->varchar;
       expr->known_boolean =
           IsBoolean(*expr->args[0]) || (IsUntyped(*expr->args[0]) && IsBoolean(*expr->args[1]));
+      return;
+    case ScalarFn::kRound:
+      CheckRound(expr);
+      return;
+    case ScalarFn::kReplace:
+      for (const BExprPtr& arg : expr->args) {
+        if (KnownFamily(*arg) && KnownFamily(*arg) != TypeFamily::kString) {
+          ThrowSql(SqlState::kUndefinedFunction, FunctionSignature("replace", *expr), expr->pos);
+        }
+      }
       return;
     case ScalarFn::kCoalesce: {
       std::vector<BExprPtr*> values;
@@ -1017,12 +1067,19 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
     size_t min_args, max_args;
   };
   static const FnInfo kFunctions[] = {
-      {"coalesce", ScalarFn::kCoalesce, 1, 1000}, {"nullif", ScalarFn::kNullif, 2, 2},
-      {"substr", ScalarFn::kSubstr, 2, 3},        {"substring", ScalarFn::kSubstr, 2, 3},
-      {"length", ScalarFn::kLength, 1, 1},        {"char_length", ScalarFn::kLength, 1, 1},
+      {"coalesce", ScalarFn::kCoalesce, 1, 1000},
+      {"nullif", ScalarFn::kNullif, 2, 2},
+      {"substr", ScalarFn::kSubstr, 2, 3},
+      {"substring", ScalarFn::kSubstr, 2, 3},
+      {"length", ScalarFn::kLength, 1, 1},
+      {"char_length", ScalarFn::kLength, 1, 1},
       {"octet_length", ScalarFn::kOctetLength, 1, 1},
-      {"upper", ScalarFn::kUpper, 1, 1},          {"lower", ScalarFn::kLower, 1, 1},
-      {"trim", ScalarFn::kTrim, 1, 1},            {"abs", ScalarFn::kAbs, 1, 1},
+      {"upper", ScalarFn::kUpper, 1, 1},
+      {"lower", ScalarFn::kLower, 1, 1},
+      {"trim", ScalarFn::kTrim, 1, 1},
+      {"abs", ScalarFn::kAbs, 1, 1},
+      {"round", ScalarFn::kRound, 1, 2},
+      {"replace", ScalarFn::kReplace, 3, 3},
   };
   for (const FnInfo& info : kFunctions) {
     if (info.name != fn.name) continue;

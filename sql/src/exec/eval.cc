@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -70,6 +71,37 @@ class SubqueryTarget : public RowTarget {
   bool found_ = false;
   bool saw_null_ = false;
 };
+
+// units / 10^scale rounded to `places` digits after the point (before it
+// when negative), halves away from zero: PostgreSQL's round(numeric,
+// integer). 22003 when the result does not fit solo's 64-bit DECIMAL.
+void RoundDecimal(int64_t units, int scale, int64_t places, SourcePos pos, Value* out) {
+  auto out_of_range = [&]() {
+    ThrowSql(SqlState::kNumericValueOutOfRange,
+             fmt::format("round to {} places is out of range for solo's DECIMAL (64 bits, scale "
+                         "at most 18)",
+                         places),
+             pos);
+  };
+  if (places > 18) out_of_range();
+  if (places >= scale) {
+    int64_t widened;
+    if (__builtin_mul_overflow(units, kPow10[places - scale], &widened)) out_of_range();
+    out->SetDecimal(widened, static_cast<int>(places));
+    return;
+  }
+  const int result_scale = places > 0 ? static_cast<int>(places) : 0;
+  if (scale - places > 18) {  // every digit goes: |units| < 10^19 / 2
+    out->SetDecimal(0, result_scale);
+    return;
+  }
+  const int64_t divisor = kPow10[scale - places];
+  int64_t quotient = units / divisor;
+  const int64_t remainder = units % divisor;
+  if ((remainder < 0 ? -remainder : remainder) * 2 >= divisor) quotient += units < 0 ? -1 : 1;
+  if (places < 0 && __builtin_mul_overflow(quotient, kPow10[-places], &quotient)) out_of_range();
+  out->SetDecimal(quotient, result_scale);
+}
 
 void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
   Value scratch;
@@ -155,6 +187,67 @@ void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
       bool negative = arg.kind() == ValueKind::kDouble ? arg.as_double() < 0 : arg.as_int() < 0;
       if (negative) Negate(arg, out, expr.pos);
       else *out = arg;
+      return;
+    }
+    case ScalarFn::kRound: {
+      Value number = arg;
+      if (number.kind() == ValueKind::kText) number = ParseNumericText(number.as_text(), expr.pos);
+      if (expr.args.size() == 1) {
+        if (number.kind() == ValueKind::kDecimal) {
+          RoundDecimal(number.units(), number.scale(), 0, expr.pos, out);
+        } else if (IsNumeric(number)) {
+          // round(double precision): halves to even, as rint.
+          out->SetDouble(std::nearbyint(number.kind() == ValueKind::kInt
+                                            ? static_cast<double>(number.as_int())
+                                            : number.as_double()));
+        } else {
+          ThrowSql(SqlState::kUndefinedFunction, "function round does not exist for this type",
+                   expr.pos);
+        }
+        return;
+      }
+      Value places_scratch;
+      const Value& places = Eval(*expr.args[1], frame, &places_scratch);
+      if (places.is_null()) {
+        out->SetNull();
+        return;
+      }
+      if (places.kind() != ValueKind::kInt || number.kind() == ValueKind::kDouble ||
+          !IsNumeric(number)) {
+        ThrowSql(SqlState::kUndefinedFunction,
+                 "function round(x, n) exists for a numeric x and an integer n only", expr.pos);
+      }
+      if (number.kind() == ValueKind::kInt) {
+        RoundDecimal(number.as_int(), 0, places.as_int(), expr.pos, out);
+      } else {
+        RoundDecimal(number.units(), number.scale(), places.as_int(), expr.pos, out);
+      }
+      return;
+    }
+    case ScalarFn::kReplace: {
+      Value from_scratch, to_scratch;
+      const Value& from = Eval(*expr.args[1], frame, &from_scratch);
+      const Value& to = Eval(*expr.args[2], frame, &to_scratch);
+      if (from.is_null() || to.is_null()) {
+        out->SetNull();
+        return;
+      }
+      const std::string text = text_of(arg);
+      const std::string from_text = text_of(from);
+      const std::string to_text = text_of(to);
+      if (from_text.empty()) {
+        out->SetText(text);
+        return;
+      }
+      std::string result;
+      size_t start = 0;
+      for (size_t found; (found = text.find(from_text, start)) != std::string::npos;
+           start = found + from_text.size()) {
+        result.append(text, start, found - start);
+        result += to_text;
+      }
+      result.append(text, start, std::string::npos);
+      out->SetText(std::move(result));
       return;
     }
     case ScalarFn::kSubstr: {

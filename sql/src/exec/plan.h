@@ -56,6 +56,8 @@ enum class ScalarFn : uint8_t {
   kLower,
   kTrim,
   kAbs,
+  kRound,    // round(x) and round(x, n): binder.cc CheckRound
+  kReplace,  // replace(text, from, to)
   kBpcharStrip,
   kBpcharPad,
 };
