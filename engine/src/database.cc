@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "checkpoint_format.h"
+#include "database_marker.h"
 #include "db_impl.h"
 #include "log_format.h"
 
@@ -168,7 +169,9 @@ Database::FileKind Database::file_kind(std::string_view name) {
   if (internal::parse_segment_name(file, &slot) || internal::parse_checkpoint_name(file, &lsn)) {
     return FileKind::kContents;
   }
-  if (internal::is_checkpoint_temp_name(file) || file == internal::kCheckpointSpareName) {
+  if (file == internal::kMarkerName) return FileKind::kMarker;
+  if (internal::is_checkpoint_temp_name(file) || file == internal::kCheckpointSpareName ||
+      file == internal::kMarkerTempName) {
     return FileKind::kScratch;
   }
   return file == internal::kLockFileName ? FileKind::kLock : FileKind::kOther;

@@ -27,14 +27,15 @@ struct IdentifiedFile {
   uint64_t db_id = 0;
 };
 
-// The id of the database whose files `files` are (recovery's newest
-// checkpoint and every log segment with a valid header), into *db_id: the
-// id most of them carry, on a tie the first one's of the tied (the caller
-// lists segments first, in slot order, so the first segment the database
-// made decides); a new id when `files` is empty (a new database, or one
-// whose segments were never started). Returns Corruption naming the first
-// file whose id differs, with its id and the expected one: a file of
-// another database is never loaded or replayed.
+// The id of the database whose files `files` are (its marker, every log
+// segment with a valid header and recovery's newest checkpoint), into
+// *db_id: the id most of them carry, on a tie the first one's of the tied
+// (the caller lists the marker first, made when the database was, then
+// segments in slot order, so that the first segment the database made
+// decides among them); a new id when `files` is empty (a new database, or
+// one of a build before the marker whose segments were never started). Returns Corruption naming
+// the first file whose id differs, with its id and the expected one: a file of another database is
+// never loaded or replayed.
 Status settle_database_id(const std::vector<IdentifiedFile>& files, uint64_t* db_id);
 
 }  // namespace solo::internal

@@ -23,11 +23,12 @@
 
 #include "checkpointer.h"
 #include "clock.h"
+#include "database_marker.h"
 #include "durable_codec.h"
-#include "row_patch.h"
 #include "invariant.h"
 #include "log_writer.h"
 #include "recovery.h"
+#include "row_patch.h"
 
 namespace solo::internal {
 
@@ -186,8 +187,9 @@ Status DbImpl::open_durable() {
   if (!lock.ok()) return lock.status();
   dir_lock_ = std::move(*lock);
   LogState state;
+  bool marker_found = false;
   const uint64_t recovery_start = now_ns();
-  status = recover(this, fs_, dir, &state);
+  status = recover(this, fs_, dir, &state, &marker_found);
   if (!status.ok()) return status;
   recovery_ns_ = now_ns() - recovery_start;
   recovered_checkpoint_bytes_ = state.checkpoint_bytes;
@@ -202,8 +204,16 @@ Status DbImpl::open_durable() {
       options_.checkpoint_sched_idle, options_.checkpoint_nice, options_.checkpoint_writeback_bytes,
       options_.checkpoint_reuse_file);
   const uint64_t last_lsn = state.next_lsn - 1;
+  const uint64_t db_id = state.db_id;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;
+  // A new database (or a directory of a build before the marker) gets its
+  // marker now: after its segment files are made and synced, before any
+  // round is logged (engine/README.md "Database marker").
+  if (!marker_found) {
+    status = write_database_marker(fs_, dir, db_id);
+    if (!status.ok()) return status;
+  }
   notice_.log_notice = true;
   // A checkpoint right after recovery when the replayed log alone reaches
   // the trigger: a process that is opened, killed and opened again (or only

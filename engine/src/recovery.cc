@@ -18,6 +18,7 @@
 #include "checkpoint_reader.h"
 #include "clock.h"
 #include "database_id.h"
+#include "database_marker.h"
 #include "db_impl.h"
 #include "durable_codec.h"
 #include "log_format.h"
@@ -449,17 +450,39 @@ Status check_log_kept(const std::string& dir, uint64_t checkpoint_lsn,
                             ", and with it any round logged after the checkpoint");
 }
 
+// The marker (database_marker.h) proves that the database was made with its
+// log: it is written only after LogWriter::open has made the segment files
+// (synced, directory synced), and nothing removes a segment file. So a
+// marker with no segment file and no checkpoint is a log that was removed,
+// with every round the database logged: refused, where it used to open as a
+// new, empty database (engine/README.md "Database marker"). Segment files
+// that were never started are a database that logged nothing yet (or one
+// whose segments were all emptied: not told apart, see there).
+Status check_log_made(const std::string& dir, const std::string& marker, uint64_t db_id,
+                      const std::vector<SegmentScan>& segments) {
+  if (!segments.empty()) return Status::OK();
+  return Status::Corruption("log segments missing: database marker " + marker + " says " + dir +
+                            " holds database " + database_id_text(db_id) +
+                            ", made with its log, but " + dir +
+                            " holds no log segment (wal-NNNNNN.log) and no checkpoint: the log "
+                            "was removed, and with it every round the database logged");
+}
+
 }  // namespace
 
-Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state) {
+Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state,
+               bool* marker_found) {
   std::vector<std::string> names;
   Status status = fs->list(dir, &names);
   if (!status.ok()) return status;
   uint64_t newest = 0;
   bool found = false;
+  *marker_found = false;
   for (const std::string& name : names) {
     uint64_t lsn;
-    if (parse_checkpoint_name(name, &lsn)) {
+    if (name == kMarkerName) {
+      *marker_found = true;
+    } else if (parse_checkpoint_name(name, &lsn)) {
       if (!found || lsn > newest) newest = lsn;
       found = true;
     } else if (is_checkpoint_temp_name(name)) {
@@ -468,12 +491,20 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
       if (!status.ok()) return status;
     }
   }
+  // The files that name their database: the marker (made when the database
+  // was), every started segment, then the checkpoint recovery would load
+  // (database_id.h). A damaged marker is refused, never ignored.
+  std::vector<IdentifiedFile> identified;
+  const std::string marker_path = dir + "/" + kMarkerName;
+  if (*marker_found) {
+    uint64_t marker_id = 0;
+    status = read_database_marker(fs, marker_path, &marker_id);
+    if (!status.ok()) return status;
+    identified.push_back({"database marker", marker_path, kMarkDbIdOff, marker_id});
+  }
   std::vector<SegmentScan> segments;
   status = read_segment_headers(fs, dir, &segments);
   if (!status.ok()) return status;
-  // The files that name their database: every started segment, then the
-  // checkpoint recovery would load (database_id.h).
-  std::vector<IdentifiedFile> identified;
   for (const SegmentScan& scan : segments) {
     if (scan.valid) identified.push_back({"log segment", scan.path, kSegDbIdOff, scan.db_id});
   }
@@ -499,8 +530,10 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   if (!status.ok()) return status;
   if (found) {
     status = check_log_kept(dir, newest, segments);
-    if (!status.ok()) return status;
+  } else if (*marker_found) {
+    status = check_log_made(dir, marker_path, db_id, segments);
   }
+  if (!status.ok()) return status;
   // The state takes ~1.5-1.8x its checkpoint's size in arenas (records,
   // nodes): have most of that faulted in by another thread meanwhile.
   ArenaPrefaulter prefaulter(&db->pool_, checkpoint_bytes * 3 / 2);

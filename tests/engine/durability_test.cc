@@ -472,10 +472,12 @@ TEST_CASE("Database::file_kind knows every file the engine writes, and only thos
   CHECK(kinds[Database::FileKind::kContents] >= 3);  // two segments and a checkpoint
   CHECK(kinds[Database::FileKind::kScratch] == 1);   // the spare
   CHECK(kinds[Database::FileKind::kLock] == 1);
+  CHECK(kinds[Database::FileKind::kMarker] == 1);  // solo.db
   CHECK(Database::file_kind("checkpoint-00000000000000000042.tmp") == Database::FileKind::kScratch);
-  for (const char* name :
-       {"wal-e.conf", "wal-1.log", "wal-0000001.log", "wal-00000a.log", "checkpoint-notes.txt",
-        "checkpoint-42.ckpt", "checkpoint.spare.old", "LOCK.txt", "lock", ""}) {
+  CHECK(Database::file_kind("solo.db.tmp") == Database::FileKind::kScratch);
+  for (const char* name : {"wal-e.conf", "wal-1.log", "wal-0000001.log", "wal-00000a.log",
+                           "checkpoint-notes.txt", "checkpoint-42.ckpt", "checkpoint.spare.old",
+                           "LOCK.txt", "lock", "solo.db.bak", "solo", ""}) {
     INFO(name);
     CHECK(Database::file_kind(name) == Database::FileKind::kOther);
   }

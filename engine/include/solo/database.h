@@ -389,8 +389,12 @@ class Database {
   enum class FileKind {
     kOther,     // not the engine's
     kContents,  // a log segment or a complete checkpoint: what recovery reads
-    kScratch,   // a checkpoint being written (.tmp) or the spare: recovery ignores it
+    kScratch,   // a checkpoint or marker being written (.tmp), or the spare: recovery ignores it
     kLock,      // "LOCK", held while the database is open
+    kMarker,    // "solo.db": says the directory holds a database, and which (written once,
+                // when it is created; engine/README.md "Database marker"). A tool that
+                // removes a database removes it last: a directory that holds it and
+                // lacks the log is refused at open, never taken for a new database.
   };
   static FileKind file_kind(std::string_view name);
 

@@ -1,0 +1,334 @@
+// The database's marker, DIR/solo.db (engine/README.md "Database marker"):
+// written once when a database is created, it says that the directory holds
+// a database and which. Regression (session 44): a database without a
+// checkpoint (a clean close writes one only after 32 MiB of log) whose log
+// segments were all removed opened as a new, empty database, without a word.
+#include "database_marker.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "checkpoint_format.h"
+#include "crc32c.h"
+#include "database_id.h"
+#include "durable_codec.h"
+#include "durable_util.h"
+#include "fault_file_system.h"
+#include "log_format.h"
+
+using namespace solo;
+namespace fs = std::filesystem;
+using test::CrashMode;
+using test::FaultFileSystem;
+
+namespace {
+
+// 8 KiB segments, two to start with; only explicit checkpoints, none at close.
+Options marker_options(const std::string& dir) {
+  Options options;
+  options.check_invariants = true;
+  options.dir = dir;
+  options.log_segment_bytes = 8 * 1024;
+  options.log_segments = 2;
+  options.checkpoint_log_bytes = 0;
+  options.checkpoint_at_close_bytes = 0;
+  return options;
+}
+
+// Inserts k = first..last (v = 5k), one round each, into table kv (made if missing).
+void insert_rows(Database& db, int first, int last) {
+  REQUIRE(db.write([&](WriteTxn& txn) {
+              if (txn.catalog().tree_count() > 0) return Status::OK();
+              return txn.create_table(test::kv_schema()).status();
+            }).ok());
+  for (int key = first; key <= last; ++key) {
+    REQUIRE(db.write([&](WriteTxn& txn) {
+                return txn.insert(0, {Value::Int(key), Value::Int(key * 5)});
+              }).ok());
+  }
+}
+
+void make_database(const std::string& dir, int rows) {
+  auto db = test::open_dir(marker_options(dir));
+  insert_rows(*db, 1, rows);
+  REQUIRE(db->close().ok());
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Every file of `dir` (name -> bytes).
+std::map<std::string, std::string> files_of(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    files[entry.path().filename().string()] = read_file(entry.path().string());
+  }
+  return files;
+}
+
+void remove_segments(const std::string& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    uint32_t slot;
+    if (internal::parse_segment_name(entry.path().filename().string(), &slot)) {
+      fs::remove(entry.path());
+    }
+  }
+}
+
+std::string marker_path(const std::string& dir) {
+  return dir + "/" + internal::kMarkerName;
+}
+
+// The id in DIR/solo.db (which must be whole).
+uint64_t marker_id(const std::string& dir) {
+  const std::string bytes = read_file(marker_path(dir));
+  REQUIRE(bytes.size() == internal::kMarkerBytes);
+  REQUIRE(bytes.substr(0, 8) == std::string(internal::kMarkerMagic, 8));
+  REQUIRE(internal::load_u32(bytes.data() + internal::kMarkCrcOff) ==
+          internal::crc32c_extend(0, bytes.data(), internal::kMarkCrcOff));
+  return internal::load_u64(bytes.data() + internal::kMarkDbIdOff);
+}
+
+// The id in the header of DIR/wal-000000.log (started).
+uint64_t first_segment_id(const std::string& dir) {
+  const std::string header =
+      read_file(dir + "/" + internal::segment_name(0)).substr(0, internal::kSegmentHeaderBytes);
+  REQUIRE(header.size() == internal::kSegmentHeaderBytes);
+  REQUIRE(internal::load_u32(header.data() + internal::kSegCrcOff) ==
+          internal::crc32c_extend(0, header.data(), internal::kSegCrcOff));
+  return internal::load_u64(header.data() + internal::kSegDbIdOff);
+}
+
+// Open must be refused with Corruption whose message contains every one of
+// `parts`, and leave every file of `dir` byte for byte as it was.
+void require_refused(const Options& options, std::initializer_list<std::string> parts) {
+  const std::map<std::string, std::string> before = files_of(options.dir);
+  auto opened = Database::open(options);
+  INFO("open: " << opened.status().ToString());
+  REQUIRE(!opened.ok());
+  REQUIRE(opened.status().IsCorruption());
+  const std::string message(opened.status().message());
+  for (const std::string& part : parts) CHECK(message.find(part) != std::string::npos);
+  CHECK(files_of(options.dir) == before);
+}
+
+}  // namespace
+
+TEST_CASE("marker: a database without a checkpoint whose log segments were removed is refused") {
+  test::TempDir dir;
+  make_database(dir.path, 12);
+  uint64_t lsn;
+  for (const auto& [name, bytes] : files_of(dir.path)) {
+    REQUIRE(!internal::parse_checkpoint_name(name, &lsn));  // no checkpoint: the log is everything
+  }
+  const uint64_t id = marker_id(dir.path);
+  remove_segments(dir.path);
+  const std::string message_start = "log segments missing: database marker " +
+                                    marker_path(dir.path) + " says " + dir.path +
+                                    " holds database " + internal::database_id_text(id);
+  require_refused(marker_options(dir.path),
+                  {message_start, dir.path + " holds no log segment (wal-NNNNNN.log) and no "
+                                             "checkpoint: the log was removed"});
+  // Again, asking for a larger ring: refused before any segment is made.
+  Options more = marker_options(dir.path);
+  more.log_segments = 6;
+  require_refused(more, {message_start});
+  // Without the marker too (an older build's directory, or the marker
+  // removed as well) nothing can tell: a new database. Not a claim of this
+  // test but the limit of what the marker does.
+  fs::remove(marker_path(dir.path));
+  auto db = test::open_dir(marker_options(dir.path));
+  db->read([&](ReadTxn& txn) {
+    CHECK(txn.catalog().tree_count() == 0);
+    return Status::OK();
+  });
+}
+
+TEST_CASE("marker: a damaged marker is refused, naming it, never ignored") {
+  test::TempDir dir;
+  make_database(dir.path, 5);
+  const std::string path = marker_path(dir.path);
+  const std::string good = read_file(path);
+  REQUIRE(good.size() == internal::kMarkerBytes);
+  struct Damage {
+    const char* what;
+    std::string bytes;
+    std::string message;
+  };
+  std::string bad_magic = good;
+  bad_magic[0] = 'X';
+  std::string bad_crc = good;
+  bad_crc[internal::kMarkDbIdOff] ^= 0x40;
+  std::string newer = good;
+  internal::store_u32(newer.data() + internal::kMarkVersionOff, internal::kMarkerVersion + 1);
+  internal::store_u32(newer.data() + internal::kMarkCrcOff,
+                      internal::crc32c_extend(0, newer.data(), internal::kMarkCrcOff));
+  const Damage damages[] = {
+      {"empty", "", "damaged database marker " + path + " at offset 0: 0 bytes, expected 32"},
+      {"short", good.substr(0, 20), "at offset 20: 20 bytes, expected 32"},
+      {"longer", good + "x", "at offset 32: 33 bytes, expected 32"},
+      {"bad magic", bad_magic, "damaged database marker " + path + " at offset 0: bad magic"},
+      {"bad checksum", bad_crc, "at offset 28: bad checksum"},
+      {"zeroed", std::string(internal::kMarkerBytes, '\0'), "at offset 0: bad magic"},
+      {"a newer format version", newer,
+       "database marker " + path + " at offset 8 was written by a newer format version 2"},
+  };
+  for (const Damage& damage : damages) {
+    INFO(damage.what);
+    write_file(path, damage.bytes);
+    require_refused(marker_options(dir.path), {damage.message});
+  }
+  // The marker put back: the database opens with its rows.
+  write_file(path, good);
+  auto db = test::open_dir(marker_options(dir.path));
+  CHECK(test::kv_rows(*db).size() == 5);
+}
+
+TEST_CASE("marker: a marker of another database is refused, naming it and both ids") {
+  test::TempDir a, b;
+  make_database(a.path, 5);
+  make_database(b.path, 8);
+  const uint64_t a_id = marker_id(a.path);
+  const uint64_t b_id = marker_id(b.path);
+  REQUIRE(a_id != b_id);
+  REQUIRE(first_segment_id(a.path) == a_id);
+  const std::string a_marker = read_file(marker_path(a.path));
+  write_file(marker_path(a.path), read_file(marker_path(b.path)));
+  // A's segments outvote the stranger.
+  require_refused(marker_options(a.path), {"database marker " + marker_path(a.path) +
+                                               " at offset 16 is from another "
+                                               "database: its id is " +
+                                               internal::database_id_text(b_id),
+                                           "this database's " + internal::database_id_text(a_id)});
+  // And the other way round: A's marker and A's other segments outvote B's
+  // first segment copied over A's.
+  write_file(marker_path(a.path), a_marker);
+  const std::string a_first = read_file(a.path + "/" + internal::segment_name(0));
+  write_file(a.path + "/" + internal::segment_name(0),
+             read_file(b.path + "/" + internal::segment_name(0)));
+  require_refused(marker_options(a.path),
+                  {"log segment " + a.path + "/" + internal::segment_name(0),
+                   "is from another database: its id is " + internal::database_id_text(b_id),
+                   "(carried by " + marker_path(a.path)});
+  write_file(a.path + "/" + internal::segment_name(0), a_first);
+  auto db = test::open_dir(marker_options(a.path));
+  CHECK(test::kv_rows(*db).size() == 5);
+}
+
+TEST_CASE("marker: a directory of an older build (no marker) opens with its data and gets one") {
+  test::TempDir dir;
+  bool checkpoint = false;
+  SECTION("log only") {}
+  SECTION("a checkpoint and log") {
+    checkpoint = true;
+  }
+  {
+    auto db = test::open_dir(marker_options(dir.path));
+    insert_rows(*db, 1, 20);
+    if (checkpoint) REQUIRE(db->checkpoint().ok());
+    insert_rows(*db, 21, 30);
+  }
+  const uint64_t id = first_segment_id(dir.path);
+  fs::remove(marker_path(dir.path));  // as a build before the marker left it
+  {
+    auto db = test::open_dir(marker_options(dir.path));
+    CHECK(test::kv_rows(*db).size() == 30);
+    // Written at the open, before anything is logged.
+    CHECK(marker_id(dir.path) == id);
+    insert_rows(*db, 31, 35);
+  }
+  CHECK(marker_id(dir.path) == id);
+  // From now on it guards the log like a new database's.
+  auto db = test::open_dir(marker_options(dir.path));
+  CHECK(test::kv_rows(*db).size() == 35);
+}
+
+TEST_CASE("marker: a new database gets its marker at creation, and keeps it") {
+  test::TempDir dir;
+  const std::string db_dir = dir.path + "/new";  // a directory the open makes
+  SECTION("a missing directory") {}
+  SECTION("an empty directory") {
+    fs::create_directory(db_dir);
+  }
+  SECTION("a directory with the user's files only") {
+    fs::create_directory(db_dir);
+    write_file(db_dir + "/notes.txt", "mine\n");
+    write_file(db_dir + "/solo.db.orig", "mine too\n");
+  }
+  {
+    auto db = test::open_dir(marker_options(db_dir));
+    // Before the first round: the segment files exist, none is started.
+    REQUIRE(fs::exists(db_dir + "/" + internal::segment_name(0)));
+    REQUIRE(fs::exists(marker_path(db_dir)));
+  }
+  const uint64_t id = marker_id(db_dir);
+  CHECK(id != 0);
+  CHECK(!fs::exists(db_dir + "/" + internal::kMarkerTempName));
+  CHECK(Database::file_kind(internal::kMarkerName) == Database::FileKind::kMarker);
+  CHECK(Database::file_kind(internal::kMarkerTempName) == Database::FileKind::kScratch);
+  CHECK(Database::file_kind("solo.db.orig") == Database::FileKind::kOther);
+  // Nothing was logged: it reopens empty, its marker as it was; the id is
+  // the one the first segment then carries.
+  const std::string marker_bytes = read_file(marker_path(db_dir));
+  {
+    auto db = test::open_dir(marker_options(db_dir));
+    insert_rows(*db, 1, 3);
+  }
+  CHECK(read_file(marker_path(db_dir)) == marker_bytes);
+  CHECK(first_segment_id(db_dir) == id);
+  auto db = test::open_dir(marker_options(db_dir));
+  CHECK(test::kv_rows(*db).size() == 3);
+}
+
+// A crash at every file operation of a new database's first open (segment
+// files, then the marker) x power loss: the directory opens, empty (nothing
+// was acknowledged), and then as the database it became. A crash after the
+// marker is durable leaves its segment files whole (they were synced, with
+// the directory, before it), so the refusal above never sees this state.
+TEST_CASE("marker: a crash at any file operation of the creation opens as an empty database") {
+  const CrashMode modes[] = {CrashMode::kDropUnsynced, CrashMode::kKeepUnsynced,
+                             CrashMode::kTearLastWrite512, CrashMode::kTearLastWrite4K,
+                             CrashMode::kGarbageUnsynced};
+  int64_t create_ops = 0;
+  {
+    FaultFileSystem fs;
+    Options options = test::small_log_options(&fs, "/db", 0);
+    auto db = test::open_dir(options);
+    create_ops = fs.mutating_ops();
+  }
+  REQUIRE(create_ops > 8);
+  for (int64_t crash_at = 0; crash_at <= create_ops; ++crash_at) {
+    for (CrashMode mode : modes) {
+      INFO("crash at operation " << crash_at << ", mode " << static_cast<int>(mode));
+      FaultFileSystem fs;
+      Options options = test::small_log_options(&fs, "/db", 0);
+      fs.crash_after_ops(crash_at);
+      {
+        auto opened = Database::open(options);
+        if (opened.ok()) (void)(*opened)->close();
+      }
+      fs.crash(mode, static_cast<uint32_t>(crash_at));
+      {
+        auto db = test::open_dir(options);
+        db->read([&](ReadTxn& txn) {
+          CHECK(txn.catalog().tree_count() == 0);
+          return Status::OK();
+        });
+        insert_rows(*db, 1, 4);
+      }
+      const std::vector<std::string> paths = fs.paths();
+      CHECK(std::find(paths.begin(), paths.end(), "/db/solo.db") != paths.end());
+      auto db = test::open_dir(options);
+      CHECK(test::kv_rows(*db).size() == 4);
+    }
+  }
+}
