@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "solo/database.h"
+#include "solo/file_system.h"
 #include "solo/sql/statement.h"
 #include "tpcc/owned_dir.h"
 #include "tpcc/sysinfo.h"
@@ -21,20 +22,24 @@ namespace {
 using solo::sql::PreparedStatement;
 using SqlValue = solo::sql::Value;
 
-// A file that holds the database's contents: a log segment or a complete
-// checkpoint (the engine's names; any other file in the directory is the user's).
+// A file that says there is a database: a log segment, a complete
+// checkpoint or the database's marker (the engine's names; any other file
+// in the directory is the user's). A directory holding only the marker is
+// a database whose log was removed: opening it is refused, naming it.
 bool is_database_file(std::string_view name) {
-  return solo::Database::file_kind(name) == solo::Database::FileKind::kContents;
+  const solo::Database::FileKind kind = solo::Database::file_kind(name);
+  return kind == solo::Database::FileKind::kContents || kind == solo::Database::FileKind::kMarker;
 }
 
-// Every file the engine writes apart from LOCK (held by the open database).
+// Every file the engine writes apart from LOCK (held by the open database)
+// and the marker (removed last by destroy()).
 bool is_engine_file(std::string_view name) {
   const solo::Database::FileKind kind = solo::Database::file_kind(name);
   return kind == solo::Database::FileKind::kContents || kind == solo::Database::FileKind::kScratch;
 }
 
-// True when `dir` holds a log segment or a checkpoint; false when it holds
-// neither or cannot be read (does not exist).
+// True when `dir` holds a log segment, a checkpoint or the marker; false
+// when it holds none or cannot be read (does not exist).
 bool holds_database(const std::string& dir) {
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
@@ -431,13 +436,30 @@ void SoloBackend::destroy() {
   db_.reset();
   shared_ = std::make_shared<SoloShared>();
   // The engine's files only (log segments and checkpoints), by their exact
-  // names: the directory may hold the user's files too.
+  // names: the directory may hold the user's files too. The marker goes
+  // last, once the removals before it are durable: whatever a destroy cut
+  // short leaves keeps it, so that the engine refuses those remains ("log
+  // segments missing") instead of taking them for a database of a build
+  // before the marker, or the empty directory for a new database.
+  auto remove = [&](const std::filesystem::path& path) {
+    std::error_code error;
+    std::filesystem::remove(path, error);
+    if (error) {
+      throw BackendError(
+          fmt::format("solo: cannot remove '{}': {}", path.string(), error.message()));
+    }
+  };
+  std::optional<std::filesystem::path> marker;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
-    if (is_engine_file(entry.path().filename().string())) {
-      std::filesystem::remove(entry.path(), error);
-      if (error) throw BackendError(fmt::format("solo: cannot remove '{}': {}", entry.path().string(), error.message()));
-    }
+    const std::string name = entry.path().filename().string();
+    if (is_engine_file(name)) remove(entry.path());
+    if (solo::Database::file_kind(name) == solo::Database::FileKind::kMarker) marker = entry.path();
+  }
+  if (marker.has_value()) {
+    solo::Status synced = solo::posix_file_system()->sync_dir(dir_);
+    if (!synced.ok()) throw BackendError("solo: " + synced.ToString());
+    remove(*marker);
   }
   open();
 }

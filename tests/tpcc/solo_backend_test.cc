@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -32,6 +33,11 @@ class TempDir : public test::TempDir {
  public:
   TempDir() : test::TempDir("solo-backend-test") {}
 };
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 std::unique_ptr<Backend> solo_at(const TempDir& dir) {
   BackendOptions options;
@@ -178,14 +184,18 @@ TEST_CASE("destroy() removes only the engine's own files") {
                                           "checkpoint-00000000000000000007.ckpt.orig",
                                           "keep.txt"};
   const std::vector<std::string> engines = {"checkpoint-00000000000000000042.tmp",
-                                            "checkpoint.spare"};
+                                            "checkpoint.spare", "solo.db.tmp"};
   auto touch = [&](const std::string& name) { std::ofstream(dir.path() + "/" + name) << "x\n"; };
   for (const std::string& name : users) touch(name);
   touch("tpcc-owned");  // tpcc's directory (owned_dir.h), with the user's files in it
   auto backend = solo_at(dir);
   for (const std::string& name : engines) touch(name);
   REQUIRE(fs::exists(dir.path() + "/wal-000000.log"));
+  const std::string marker_before = read_file(dir.path() + "/solo.db");
+  REQUIRE(marker_before.size() == 32);
   backend->destroy();
+  // The old database's marker went too: the fresh database has its own.
+  CHECK(read_file(dir.path() + "/solo.db") != marker_before);
   for (const std::string& name : users) {
     INFO(name);
     CHECK(fs::exists(dir.path() + "/" + name));
@@ -197,6 +207,26 @@ TEST_CASE("destroy() removes only the engine's own files") {
   // The fresh database works.
   auto conn = backend->connect();
   conn->execute_script("CREATE TABLE t (k INTEGER NOT NULL, PRIMARY KEY (k))");
+}
+
+// Regression (session 44): a database without a checkpoint whose log
+// segments were removed opened as a new, empty one; its marker (solo.db,
+// engine/README.md "Database marker") now says that there was one, and a
+// reading command reports the engine's refusal, not "no TPC-C database".
+TEST_CASE("must_exist: a directory holding only the marker is refused by the engine") {
+  TempDir dir;
+  BackendOptions options;
+  options.engine = "solo";
+  options.dir = dir.path() + "/db";
+  make_backend(options).reset();
+  for (const auto& entry : fs::directory_iterator(options.dir)) {
+    if (entry.path().filename().string().starts_with("wal-")) fs::remove(entry.path());
+  }
+  options.must_exist = true;
+  REQUIRE_THROWS_WITH(
+      make_backend(options),
+      Catch::Contains("solo: cannot open " + options.dir) &&
+          Catch::Contains("log segments missing: database marker " + options.dir + "/solo.db"));
 }
 
 // Regression (probe item 9): `check` and `run --no-load` opened an empty
