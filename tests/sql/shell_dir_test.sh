@@ -40,6 +40,21 @@ echo mine >"$scratch/new/README"
 out=$("$SOLO" "$scratch/new" -c "SELECT a FROM t" 2>&1); rc=$?
 check "existing database" "0 7" "$rc $out"
 
+# Regression (session 44): a database without a checkpoint whose log
+# segments were removed opened as a new, empty one. Its marker (solo.db)
+# says there was one: the open is refused, and nothing is written.
+mkdir "$scratch/gone"
+"$SOLO" "$scratch/gone" -c "CREATE TABLE t(a INT PRIMARY KEY); INSERT INTO t VALUES (7)" >/dev/null 2>&1
+rm -f "$scratch/gone"/wal-*.log
+before=$(ls "$scratch/gone")
+err=$("$SOLO" "$scratch/gone" -c "SELECT a FROM t" 2>&1); rc=$?
+check "log removed: status" "1" "$rc"
+case "$err" in
+  *"log segments missing: database marker $scratch/gone/solo.db says"*) ;;
+  *) check "log removed: message" "log segments missing: database marker $scratch/gone/solo.db ..." "$err" ;;
+esac
+check "log removed: nothing written" "$before" "$(ls "$scratch/gone")"
+
 # At the prompt (a pseudo-terminal, script(1)), a new database is announced;
 # an existing one is not.
 if command -v script >/dev/null 2>&1; then
