@@ -5,7 +5,9 @@
 // What recovery and the open that follows it write: they remove left-over
 // .tmp checkpoints, create the log segment files that are missing
 // (LogWriter::open) and the ones the checkpointer preallocates
-// (LogWriter::provision). They never rewrite or truncate a segment or a
+// (LogWriter::provision), and the marker solo.db where there is none (a
+// new database's first open: engine_fault_injection and
+// engine_database_marker crash through it; the directory here has one). They never rewrite or truncate a segment or a
 // checkpoint: a torn log tail is left where it is and the writer starts a
 // new segment behind it (engine/README.md "Recovery"). Loading the
 // checkpoint and replaying the log write nothing at all, so a crash there

@@ -314,9 +314,13 @@ class Database {
  public:
   // Opens a database and starts its owner thread. Without options.dir: an
   // empty in-memory database. With it: recovers the newest complete
-  // checkpoint and the intact log after it; Corruption (naming the file and
-  // offset) if a checkpoint or the log is damaged anywhere but at the log's
-  // tail; IOError if a file operation fails. Any thread.
+  // checkpoint and the intact log after it; a directory without the
+  // database's marker (solo.db: a new database, or one of a build before
+  // it) gets one. Corruption (naming the file and offset) if a checkpoint,
+  // the log or the marker is damaged anywhere but at the log's tail, if a
+  // file is another database's, and if the log segments are gone (a
+  // checkpoint or the marker without them; nothing is written then);
+  // IOError if a file operation fails. Any thread.
   static Result<std::unique_ptr<Database>> open(const Options& options);
 
   // Closes (see close()), ignoring its Status: call close() first to learn
