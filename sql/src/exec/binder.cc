@@ -858,6 +858,11 @@ class Binder {
   Plan* plan_;
   // The WITH queries visible where the binder is, innermost last.
   std::vector<const SelectStmt::CommonTable*> ctes_;
+  // WITH queries bound so far for FROM items that name them: each is bound
+  // again where it is named, so one naming an earlier one twice, and so on,
+  // would bind 2^depth times; kMaxWithBindings stops that (54001).
+  size_t with_bindings_ = 0;
+  static constexpr size_t kMaxWithBindings = 10000;
 };
 
 const TableInfo* Binder::FindTable(const Identifier& name) {
@@ -1696,6 +1701,14 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
 void Binder::AddCommonTable(size_t index, const BaseTableRef& base, std::vector<FromItem>* items,
                             uint32_t* slots, Scope* outer) {
   const SelectStmt::CommonTable& table = *ctes_[index];
+  if (++with_bindings_ > kMaxWithBindings) {
+    ThrowSql(SqlState::kStatementTooComplex,
+             fmt::format("statement too complex: its FROM items name WITH queries more than {} "
+                         "times, counting those inside WITH queries (each is bound where it is "
+                         "named)",
+                         kMaxWithBindings),
+             base.name.pos);
+  }
   // Its query sees the WITH queries before it, not itself or later ones.
   const std::vector<const SelectStmt::CommonTable*> later(ctes_.begin() + index, ctes_.end());
   ctes_.resize(index);
