@@ -28,12 +28,7 @@ namespace {
 
 // 8 KiB segments, two to start with; only explicit checkpoints, none at close.
 Options marker_options(const std::string& dir) {
-  Options options;
-  options.check_invariants = true;
-  options.dir = dir;
-  options.log_segment_bytes = 8 * 1024;
-  options.log_segments = 2;
-  options.checkpoint_log_bytes = 0;
+  Options options = test::small_log_options(nullptr, dir, /*checkpoint_log_bytes=*/0);
   options.checkpoint_at_close_bytes = 0;
   return options;
 }
