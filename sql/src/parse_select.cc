@@ -19,7 +19,6 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
     }
     Advance();
     SelectStmt::SetArm arm;
-    arm.pos = op.pos;
     if (AcceptKeyword(Keyword::kAll)) {
       arm.all = true;
     } else {

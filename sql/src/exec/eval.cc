@@ -84,6 +84,9 @@ void RoundDecimal(int64_t units, int scale, int64_t places, SourcePos pos, Value
              pos);
   };
   if (places > 18) out_of_range();
+  // Every digit goes below -19 places (|units| < 10^19 / 2 then), and
+  // scale - places cannot overflow.
+  places = std::max<int64_t>(places, -20);
   if (places >= scale) {
     int64_t widened;
     if (__builtin_mul_overflow(units, kPow10[places - scale], &widened)) out_of_range();
@@ -91,7 +94,11 @@ void RoundDecimal(int64_t units, int scale, int64_t places, SourcePos pos, Value
     return;
   }
   const int result_scale = places > 0 ? static_cast<int>(places) : 0;
-  if (scale - places > 18) {  // every digit goes: |units| < 10^19 / 2
+  if (scale - places > 18) {
+    // 10^(scale - places) > |units|: the result is 0, or 10^19 units of the
+    // point's place when |units| is at least half of it (out of range).
+    constexpr int64_t kHalf19 = 5'000'000'000'000'000'000;
+    if (scale - places == 19 && (units >= kHalf19 || units <= -kHalf19)) out_of_range();
     out->SetDecimal(0, result_scale);
     return;
   }

@@ -26,8 +26,9 @@ void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>*
   }
   out->push_back(std::string(indent * 2, ' ') + "Append");
   ExplainSelectRows(plan, indent + 1, out);
-  for (const std::unique_ptr<SelectPlan>& arm : plan.union_arms)
+  for (const std::unique_ptr<SelectPlan>& arm : plan.union_arms) {
     ExplainSelect(*arm, indent + 1, out);
+  }
 }
 
 void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::string>* out) {
@@ -40,8 +41,9 @@ void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::stri
     std::vector<std::string> keys;
     for (const auto& key : plan.order) {
       std::string text = key.text + (key.descending ? " DESC" : "");
-      if (key.nulls_first != key.descending)
+      if (key.nulls_first != key.descending) {
         text += key.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      }
       keys.push_back(std::move(text));
     }
     line("Sort: " + Join(keys, ", "));

@@ -376,7 +376,6 @@ struct SelectStmt : Statement {
   struct SetArm {
     bool all = false;  // UNION ALL: keep duplicates
     std::unique_ptr<SelectStmt> select;
-    SourcePos pos;  // of the UNION keyword
   };
   std::vector<SetArm> set_arms;
   // WITH name [(column, ...)] AS (SELECT ...), ...: visible to the whole
