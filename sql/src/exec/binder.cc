@@ -563,6 +563,15 @@ Value LiteralAs(const std::string& text, Type type, SourcePos pos) {
   return out;
 }
 
+// Wraps *value in a cast to `type` (evaluated per row).
+void WrapInCast(BExprPtr* value, Type type) {
+  auto cast = MakeExpr(BKind::kCast, (*value)->pos);
+  cast->cast_type.type = type;
+  cast->known_type = type;
+  cast->args.push_back(std::move(*value));
+  *value = std::move(cast);
+}
+
 // Gives an untyped value the type `type` of the values it is matched with
 // (a CASE's or COALESCE's CommonType, NULLIF's other argument), as PostgreSQL
 // does when it binds the statement: a string literal is converted now, so
@@ -577,11 +586,7 @@ void ResolveUntyped(BExprPtr* value, Type type) {
   if (expr.kind == BKind::kConst && expr.constant.kind() == ValueKind::kText) {
     expr.constant = LiteralAs(expr.constant.as_text(), type, expr.pos);
   } else if (expr.kind == BKind::kParam && type != Type::kDecimal) {
-    auto cast = MakeExpr(BKind::kCast, expr.pos);
-    cast->cast_type.type = type;
-    cast->known_type = type;
-    cast->args.push_back(std::move(*value));
-    *value = std::move(cast);
+    WrapInCast(value, type);
   }
 }
 
@@ -865,6 +870,36 @@ class Binder {
   static constexpr size_t kMaxWithBindings = 10000;
 };
 
+// 42712 when a FROM item of this level before it is already called `alias`.
+void CheckAliasFree(const std::vector<FromItem>& items, const std::string& alias, SourcePos pos) {
+  for (const FromItem& other : items) {
+    if (other.alias == alias) {
+      ThrowSql(SqlState::kDuplicateAlias,
+               fmt::format("table name \"{}\" specified more than once", alias), pos);
+    }
+  }
+}
+
+// A derived table's columns: the names its query gives them, the first
+// ones replaced by `names` (a WITH query's column list).
+std::vector<solo::ColumnDef> DerivedColumns(const SelectPlan& plan,
+                                            const std::vector<Identifier>& names) {
+  std::vector<solo::ColumnDef> columns(plan.names.size());
+  for (size_t col = 0; col < columns.size(); ++col) {
+    columns[col].name = col < names.size() ? names[col].name : plan.names[col];
+  }
+  return columns;
+}
+
+// Appends `item` with its slots after those of the items before it; every
+// column of a derived table is loaded, a table's as they are needed.
+void AppendFromItem(FromItem item, std::vector<FromItem>* items, uint32_t* slots) {
+  item.slot_base = *slots;
+  *slots += static_cast<uint32_t>(item.columns.size());
+  item.needed.assign(item.columns.size(), item.derived != nullptr);
+  items->push_back(std::move(item));
+}
+
 const TableInfo* Binder::FindTable(const Identifier& name) {
   const TableInfo* table = catalog_.find_table(name.name);
   if (table == nullptr) {
@@ -890,17 +925,8 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
       item.table = FindTable(base.name);
       item.alias = base.alias.name.empty() ? base.name.name : base.alias.name;
       item.columns = item.table->schema.columns;
-      for (const FromItem& other : *items) {
-        if (other.alias == item.alias) {
-          ThrowSql(SqlState::kDuplicateAlias,
-                   fmt::format("table name \"{}\" specified more than once", item.alias),
-                   base.name.pos);
-        }
-      }
-      item.slot_base = *slots;
-      *slots += static_cast<uint32_t>(item.columns.size());
-      item.needed.assign(item.columns.size(), false);
-      items->push_back(std::move(item));
+      CheckAliasFree(*items, item.alias, base.name.pos);
+      AppendFromItem(std::move(item), items, slots);
       return;
     }
     case TableRefKind::kSubquery: {
@@ -908,15 +934,8 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
       FromItem item;
       item.derived = BindSelect(*sub.subquery, outer);
       item.alias = sub.alias.name;
-      for (size_t col = 0; col < item.derived->names.size(); ++col) {
-        solo::ColumnDef column;
-        column.name = item.derived->names[col];
-        item.columns.push_back(column);
-      }
-      item.slot_base = *slots;
-      *slots += static_cast<uint32_t>(item.columns.size());
-      item.needed.assign(item.columns.size(), true);
-      items->push_back(std::move(item));
+      item.columns = DerivedColumns(*item.derived, {});
+      AppendFromItem(std::move(item), items, slots);
       return;
     }
     case TableRefKind::kJoin: {
@@ -1716,22 +1735,9 @@ void Binder::AddCommonTable(size_t index, const BaseTableRef& base, std::vector<
   item.derived = BindSelect(*table.select, outer);
   ctes_.insert(ctes_.end(), later.begin(), later.end());
   item.alias = base.alias.name.empty() ? base.name.name : base.alias.name;
-  for (const FromItem& other : *items) {
-    if (other.alias == item.alias) {
-      ThrowSql(SqlState::kDuplicateAlias,
-               fmt::format("table name \"{}\" specified more than once", item.alias),
-               base.name.pos);
-    }
-  }
-  for (size_t col = 0; col < item.derived->names.size(); ++col) {
-    solo::ColumnDef column;
-    column.name = col < table.columns.size() ? table.columns[col].name : item.derived->names[col];
-    item.columns.push_back(column);
-  }
-  item.slot_base = *slots;
-  *slots += static_cast<uint32_t>(item.columns.size());
-  item.needed.assign(item.columns.size(), true);
-  items->push_back(std::move(item));
+  CheckAliasFree(*items, item.alias, base.name.pos);
+  item.columns = DerivedColumns(*item.derived, table.columns);
+  AppendFromItem(std::move(item), items, slots);
 }
 
 std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Scope* outer,
@@ -1979,15 +1985,6 @@ void Binder::BindLimit(const Expr* limit, const Expr* offset, const Scope& scope
   }
 }
 
-// Wraps *value in a cast to DOUBLE PRECISION.
-void CastToDouble(BExprPtr* value) {
-  auto cast = MakeExpr(BKind::kCast, (*value)->pos);
-  cast->cast_type.type = Type::kDouble;
-  cast->known_type = Type::kDouble;
-  cast->args.push_back(std::move(*value));
-  *value = std::move(cast);
-}
-
 // A plan that reads every row of `input` (a derived level) and outputs its
 // columns as they are; `types`: the columns' static types (UNION's).
 std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> input,
@@ -2052,7 +2049,7 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
     if (distinct_arms > 1 && CommonType(distinct_part) == Type::kDouble) {
       for (size_t arm = 0; arm < distinct_arms; ++arm) {
         const std::optional<Type> type = KnownType(*arms[arm]->outputs[col]);
-        if (type && *type != Type::kDouble) CastToDouble(&arms[arm]->outputs[col]);
+        if (type && *type != Type::kDouble) WrapInCast(&arms[arm]->outputs[col], Type::kDouble);
       }
     }
     types[col].bpchar_length = matched[0]->bpchar_length;
@@ -2074,7 +2071,7 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
   for (; next < arms.size(); ++next) input->union_arms.push_back(std::move(arms[next]));
   std::unique_ptr<SelectPlan> plan = WrapUnionInput(std::move(input), types, select.pos);
   for (size_t col = 0; col < width; ++col) {
-    if (types[col].known_type == Type::kDouble) CastToDouble(&plan->outputs[col]);
+    if (types[col].known_type == Type::kDouble) WrapInCast(&plan->outputs[col], Type::kDouble);
   }
 
   for (const OrderItem& order : select.order_by) {

@@ -87,12 +87,6 @@ void RoundDecimal(int64_t units, int scale, int64_t places, SourcePos pos, Value
   // Every digit goes below -19 places (|units| < 10^19 / 2 then), and
   // scale - places cannot overflow.
   places = std::max<int64_t>(places, -20);
-  if (places >= scale) {
-    int64_t widened;
-    if (__builtin_mul_overflow(units, kPow10[places - scale], &widened)) out_of_range();
-    out->SetDecimal(widened, static_cast<int>(places));
-    return;
-  }
   const int result_scale = places > 0 ? static_cast<int>(places) : 0;
   if (scale - places > 18) {
     // 10^(scale - places) > |units|: the result is 0, or 10^19 units of the
@@ -102,12 +96,13 @@ void RoundDecimal(int64_t units, int scale, int64_t places, SourcePos pos, Value
     out->SetDecimal(0, result_scale);
     return;
   }
-  const int64_t divisor = kPow10[scale - places];
-  int64_t quotient = units / divisor;
-  const int64_t remainder = units % divisor;
-  if ((remainder < 0 ? -remainder : remainder) * 2 >= divisor) quotient += units < 0 ? -1 : 1;
-  if (places < 0 && __builtin_mul_overflow(quotient, kPow10[-places], &quotient)) out_of_range();
-  out->SetDecimal(quotient, result_scale);
+  // Rounding to n < 0 places rounds units / 10^-n (the same units at scale
+  // `scale - n`) to 0 places, then multiplies back.
+  const int from_scale = places < 0 ? scale - static_cast<int>(places) : scale;
+  int64_t rounded;
+  if (!Rescale(units, from_scale, result_scale, &rounded)) out_of_range();
+  if (places < 0 && __builtin_mul_overflow(rounded, kPow10[-places], &rounded)) out_of_range();
+  out->SetDecimal(rounded, result_scale);
 }
 
 void EvalFunction(const BExpr& expr, const Frame& frame, Value* out) {
