@@ -1681,7 +1681,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       continue;
     }
     ScanLevel& level = plan->levels[level_idx];
-    level.where_is_key.push_back(equal_bound[conjunct_idx]);
+    level.where_is_key.push_back(equal_bound[conjunct_idx] ? 1 : 0);
     level.where_range_bound.push_back(range_bound[conjunct_idx]);
     level.where.push_back(std::move(conjunct.expr));
     level.filter_text.push_back(conjunct.text);

@@ -54,7 +54,8 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
 bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo::Value>* key_values,
                    std::string* key) {
   // Resized, not cleared: a text key value keeps its buffer for the next statement.
-  key_values->resize(level.equal.size());
+  const size_t equal_count = level.equal.size();  // read once (see ExecuteInsert)
+  key_values->resize(equal_count);
   Value scratch;
   // The commonest key, integers for integer columns, is encoded as the
   // values come (TPC-C's every key); anything else takes the general path.
@@ -63,7 +64,7 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
   char buffer[kMaxKeyBytes + kMaxIntKeyBytes + 1];
   size_t length = 0;
   size_t eq = 0;
-  for (; eq < level.equal.size() && length <= kMaxKeyBytes; ++eq) {
+  for (; eq < equal_count && length <= kMaxKeyBytes; ++eq) {
     const Value& value = EvalInline(*level.equal[eq].value, frame, &scratch);
     if (value.kind() != ValueKind::kInt) break;
     const size_t bytes =
@@ -72,11 +73,11 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
     length += bytes;
     (*key_values)[eq].set_int(value.as_int());
   }
-  if (eq == level.equal.size()) {
+  if (eq == equal_count) {
     key->assign(buffer, length);
     return true;
   }
-  for (; eq < level.equal.size(); ++eq) {
+  for (; eq < equal_count; ++eq) {
     const KeyBound& bound = level.equal[eq];
     const Value& value = EvalInline(*bound.value, frame, &scratch);
     KeyFit fit = ToKeyValue(value, level.schema.columns[level.key_columns[eq]], bound.value->pos,
@@ -136,7 +137,8 @@ void DecodeLeading(const ScanLevel& level, std::string_view row,
 void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
                   Value* slots) {
   if (!level.needed_offsets.empty()) {
-    for (size_t needed_idx = 0; needed_idx < level.needed.size(); ++needed_idx) {
+    const size_t needed_count = level.needed.size();  // read once (see ExecuteInsert)
+    for (size_t needed_idx = 0; needed_idx < needed_count; ++needed_idx) {
       const uint32_t col = level.needed[needed_idx];
       solo::ColumnView view;
       if (!solo::read_column_at(level.schema, row, col, level.needed_offsets[needed_idx], &view)) {

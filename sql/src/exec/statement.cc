@@ -175,6 +175,19 @@ class CollectRows : public RowTarget {
   ThrowSql(SqlState::kInternalError, status.ToString());
 }
 
+// A value that AppendToRow could not store in column `col`: the engine's
+// check of the converted value says why. Out of line, so that the loop that
+// stores each value does not carry this path's registers and calls.
+[[noreturn, gnu::noinline, gnu::cold]] void ThrowNotStorable(const Value& value, size_t col,
+                                                             const TableSchema& schema) {
+  const solo::ColumnDef& column = schema.columns[col];
+  solo::Value converted;
+  ToEngine(value, column, &converted);
+  Status status = check_value(column, converted);
+  if (status.ok()) status = Status::InvalidArgument("value does not fit column " + column.name);
+  ThrowStatus(status, schema);
+}
+
 uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   WriteTxn& txn = *env->write;
   const auto& columns = insert.schema.columns;
@@ -192,19 +205,15 @@ uint64_t ExecuteInsert(const InsertPlan& insert, ExecEnv* env) {
   frame.env = env;
   int64_t next_rowid = -1;
   auto put = [&](const Value& value, size_t col) {
-    if (AppendToRow(value, columns[col], &row)) return;
-    // The converted value does not fit its column: the engine's check says why.
-    solo::Value converted;
-    ToEngine(value, columns[col], &converted);
-    Status status = check_value(columns[col], converted);
-    if (status.ok())
-      status = Status::InvalidArgument("value does not fit column " + columns[col].name);
-    ThrowStatus(status, insert.schema);
+    if (!AppendToRow(value, columns[col], &row)) ThrowNotStorable(value, col, insert.schema);
   };
+  // Read once: the row's stores could alias the vector for the compiler,
+  // which then reloaded and divided its size per column.
+  const size_t column_count = columns.size();
   // source_value(i): the i-th value of the source row.
   auto store = [&](const auto& source_value) {
     row.start(insert.schema, &encoded);
-    for (size_t col = 0; col < columns.size(); ++col) {
+    for (size_t col = 0; col < column_count; ++col) {
       if (static_cast<int>(col) == insert.rowid_column) {
         if (next_rowid < 0) {
           next_rowid = 1;
@@ -398,7 +407,7 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     const size_t assigned_count = modify.assignments.size();
     if (scratch.row_values.size() < assigned_count) scratch.row_values.resize(assigned_count);
     Value value_scratch;
-    for (size_t idx = 0; idx < modify.assignments.size(); ++idx) {
+    for (size_t idx = 0; idx < assigned_count; ++idx) {
       const auto& [column, expr] = modify.assignments[idx];
       const Value& value = EvalInline(*expr, frame, &value_scratch);
       ToEngine(value, columns[column], &scratch.row_values[idx]);
@@ -416,7 +425,8 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
       // row's, decoded by FindPointRow (the old bytes live until the
       // transaction ends); the assigned ones are the values just stored,
       // which decoding the new bytes would give back (not decoded again).
-      for (size_t idx = 0; idx < modify.returning_columns.size(); ++idx) {
+      const size_t returned_count = modify.returning_columns.size();
+      for (size_t idx = 0; idx < returned_count; ++idx) {
         const uint32_t col = modify.returning_columns[idx];
         const int assignment = modify.returning_assignment[idx];
         Value* slot = &frame.slots[level.slot_base + col];
@@ -518,8 +528,8 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
   }
   if (params.size() > plan.parameter_count) return ExtraParameterError(plan, params.size());
   // Text enters here as well as in the statement's text: the same UTF-8 rule.
-  for (size_t param_idx = 0; param_idx < std::min<size_t>(params.size(), plan.parameter_count);
-       ++param_idx) {
+  // (No more values than parameters get here.)
+  for (size_t param_idx = 0; param_idx < params.size(); ++param_idx) {
     const Value& param = params[param_idx];
     if (param.kind() != ValueKind::kText) continue;
     size_t bad = FindInvalidUtf8(param.as_text());

@@ -757,21 +757,18 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   }
 }
 
-bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row) {
-  // ToEngine's common cases written straight into the row: the builder's
-  // checks are the column's (range, precision, length, NOT NULL), and a
-  // value they refuse goes the long way, through ToEngine, which converts
-  // it (trailing spaces dropped, a decimal rescaled) or throws its error.
+bool AppendToRowSlow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row) {
+  // ToEngine's other common cases written straight into the row: the
+  // builder's checks are the column's (range, precision, length, NOT NULL),
+  // and a value they refuse goes the long way, through ToEngine, which
+  // converts it (trailing spaces dropped, a decimal rescaled) or throws its
+  // error.
   switch (value.kind()) {
     case ValueKind::kNull:
       if (row->add_null()) return true;
       break;  // NOT NULL: ToEngine throws 23502
     case ValueKind::kInt:
-      if ((column.type == Type::kBigInt || column.type == Type::kInteger ||
-           column.type == Type::kSmallInt) &&
-          row->add_int(value.as_int())) {
-        return true;
-      }
+      if (IsIntegerColumn(column) && row->add_int(value.as_int())) return true;
       break;
     case ValueKind::kDecimal:
       if (column.type == Type::kDecimal && value.scale() == column.scale &&
@@ -812,7 +809,7 @@ void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* 
   }
 }
 
-void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out) {
+void FromEngineSlow(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out) {
   if (value.kind == solo::Value::Kind::kNull) {
     out->SetNull();
     return;

@@ -83,11 +83,45 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
 // converted, as the builder's next column (`column`). Throws what ToEngine
 // throws; false (nothing appended) if the converted value does not fit the
 // column (then ToEngine and solo::check_value on it say why).
-bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row);
+bool AppendToRowSlow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row);
+inline bool IsIntegerColumn(const solo::ColumnDef& column) {
+  return column.type == solo::Type::kBigInt || column.type == solo::Type::kInteger ||
+         column.type == solo::Type::kSmallInt;
+}
+// The commonest case, an integer into an integer column (TPC-C's keys and
+// counts), inline; the rest out of line (its string and conversion paths
+// made every call pay for saving registers).
+inline bool AppendToRow(const Value& value, const solo::ColumnDef& column, solo::RowBuilder* row) {
+  if (value.kind() == ValueKind::kInt && IsIntegerColumn(column) && row->add_int(value.as_int())) {
+    return true;
+  }
+  return AppendToRowSlow(value, column, row);
+}
 // The SQL value of an engine column value.
 void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* out);
-// The same for a column read in place (decode_row_view); reuses out's text buffer.
-void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out);
+// The same for a column read in place (decode_row_view); reuses out's text
+// buffer. The columns stored as integers inline, as for AppendToRow.
+void FromEngineSlow(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out);
+inline void FromEngine(const solo::ColumnView& value, const solo::ColumnDef& column, Value* out) {
+  if (value.kind == solo::Value::Kind::kInt) {
+    switch (column.type) {
+      case solo::Type::kSmallInt:
+      case solo::Type::kInteger:
+      case solo::Type::kBigInt:
+        out->SetInt(value.int_value);
+        return;
+      case solo::Type::kDecimal:
+        out->SetDecimal(value.int_value, column.scale);
+        return;
+      case solo::Type::kTimestamp:
+        out->SetTimestamp(value.int_value);
+        return;
+      default:
+        break;
+    }
+  }
+  FromEngineSlow(value, column, out);
+}
 
 // CHAR(n), PostgreSQL's bpchar: a value is held without its trailing spaces
 // (stored so, and so in keys: 'ab' and 'ab ' are one key), which is what
