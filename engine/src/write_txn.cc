@@ -18,6 +18,16 @@ using internal::row_primary_key;
 
 namespace {
 
+// TableInfo::keyed_columns of `info`, whose indexes `catalog` holds.
+std::vector<uint8_t> keyed_columns(const Catalog& catalog, const TableInfo& info) {
+  std::vector<uint8_t> keyed(info.schema.columns.size(), 0);
+  for (uint32_t column : info.schema.primary_key) keyed[column] = 1;
+  for (IndexId index : info.indexes) {
+    for (uint32_t column : catalog.index(index)->schema.columns) keyed[column] = 1;
+  }
+  return keyed;
+}
+
 // True if the tree holds an entry starting with `prefix` whose primary key
 // (the rest of the entry) is not `except_key`.
 bool has_other_entry(const TreeState& tree, std::string_view prefix, std::string_view except_key,
@@ -198,6 +208,7 @@ Result<TableId> WriteTxn::create_table(const TableSchema& schema) {
   auto info = std::make_shared<TableInfo>();
   info->id = catalog_->tree_count();
   info->schema = schema;
+  info->keyed_columns = keyed_columns(*catalog_, *info);
   auto catalog = std::make_unique<Catalog>(*catalog_);
   catalog->entries_.push_back(Catalog::Entry{info, nullptr});
   db_->set_catalog(std::move(catalog));
@@ -256,6 +267,7 @@ Result<IndexId> WriteTxn::create_index(const IndexSchema& schema, const std::ato
   auto catalog = std::make_unique<Catalog>(*catalog_);
   catalog->entries_[table->id].table = table_info;
   catalog->entries_.push_back(Catalog::Entry{nullptr, info});
+  table_info->keyed_columns = keyed_columns(*catalog, *table_info);
   db_->set_catalog(std::move(catalog));
   db_->add_tree(tree);
   db_->log_ddl(internal::LogEntry::kCreateIndex, info->id, nullptr, &schema);
@@ -371,17 +383,9 @@ namespace {
 
 // Whether a change of `changed` can move the row's key or index entries.
 bool changes_keys(const Catalog& catalog, const TableInfo& info, std::span<const uint32_t> changed) {
-  auto holds_changed = [&](const std::vector<uint32_t>& columns) {
-    for (uint32_t column : columns) {
-      for (uint32_t changed_column : changed) {
-        if (column == changed_column) return true;
-      }
-    }
-    return false;
-  };
-  if (holds_changed(info.schema.primary_key)) return true;
-  for (IndexId index : info.indexes) {
-    if (holds_changed(catalog.index(index)->schema.columns)) return true;
+  SOLO_ASSERT(info.keyed_columns == keyed_columns(catalog, info));
+  for (uint32_t column : changed) {
+    if (column < info.keyed_columns.size() && info.keyed_columns[column] != 0) return true;
   }
   return false;
 }
@@ -639,6 +643,7 @@ Status WriteTxn::remove_index(IndexId index, internal::CancelCheck* check) {
   auto catalog = std::make_unique<Catalog>(*catalog_);
   catalog->entries_[info->table].table = table_info;
   catalog->entries_[index].index = nullptr;
+  table_info->keyed_columns = keyed_columns(*catalog, *table_info);
   db_->set_catalog(std::move(catalog));
   db_->log_ddl(internal::LogEntry::kDropIndex, index, nullptr, nullptr);
   refresh_view();

@@ -24,6 +24,12 @@ struct TableInfo {
   TableId id = kInvalidTree;
   TableSchema schema;
   std::vector<IndexId> indexes;  // secondary indexes, in creation order
+  // Per column: 1 when the primary key or a secondary index holds it, so
+  // that changing it may move the row's key or index entries (kept by the
+  // DDL that makes or changes this TableInfo; WriteTxn::patch_columns reads
+  // it once per changed column instead of matching every key and index
+  // column against every changed one).
+  std::vector<uint8_t> keyed_columns;
 };
 
 struct IndexInfo {
