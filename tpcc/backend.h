@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -39,20 +40,33 @@ class BackendError : public std::runtime_error {
 // A result set: rows of values, column count fixed per statement.
 class Rows {
  public:
-  void clear() { values_.clear(); columns_ = 0; }
+  void clear() {
+    count_ = 0;
+    columns_ = 0;
+  }
   void set_columns(size_t columns) { columns_ = columns; }
-  void push(Value value) { values_.push_back(std::move(value)); }
+  void push(Value value) {
+    if (count_ < values_.size()) {
+      values_[count_] = std::move(value);
+    } else {
+      values_.push_back(std::move(value));
+    }
+    ++count_;
+  }
   // Shapes the rows as rows x columns and returns the values to overwrite
   // in place: a text assigned into a slot that held text reuses its buffer,
-  // so refilling a Rows kept across statements allocates nothing.
+  // so refilling a Rows kept across statements allocates nothing (the
+  // values past the rows are kept too: a result with fewer rows than the
+  // last one does not free texts that the next one fills again).
   Value* reshape(size_t rows, size_t columns) {
     columns_ = columns;
-    values_.resize(rows * columns);
+    count_ = rows * columns;
+    if (values_.size() < count_) values_.resize(count_);
     return values_.data();
   }
 
   size_t columns() const { return columns_; }
-  size_t size() const { return columns_ == 0 ? 0 : values_.size() / columns_; }
+  size_t size() const { return columns_ == 0 ? 0 : count_ / columns_; }
   bool empty() const { return size() == 0; }
   const Value& at(size_t row, size_t col) const { return values_[row * columns_ + col]; }
 
@@ -70,7 +84,8 @@ class Rows {
   int64_t get_timestamp(size_t row, size_t col) const;
 
  private:
-  std::vector<Value> values_;
+  std::vector<Value> values_;  // the rows are [0, count_); the rest are spare
+  size_t count_ = 0;
   size_t columns_ = 0;
 };
 
@@ -84,8 +99,14 @@ class Txn {
   // statement's `?` placeholders). Result rows, if any, replace `*out` when
   // `out` is not null. Returns the rows an INSERT, UPDATE or DELETE matched
   // (or a SELECT returned): under READ COMMITTED a DELETE that finds its row
-  // already gone reports 0. Throws BackendError.
-  virtual int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out = nullptr) = 0;
+  // already gone reports 0. Throws BackendError. `params` is only read
+  // during the call.
+  virtual int64_t exec(StmtId stmt, std::span<const Value> params, Rows* out = nullptr) = 0;
+  // exec() with the parameters written in place (`{integer(w_id)}`), read
+  // where they are instead of copied into a vector first.
+  int64_t exec(StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
+    return exec(stmt, std::span<const Value>(params.begin(), params.size()), out);
+  }
   // Executes `stmt` once per parameter set, in order, as exec() one after
   // another would: outs[k] gets the rows and matched[k] the count of the
   // k-th (the spans are as long as param_sets). Throws BackendError at the

@@ -236,7 +236,7 @@ struct PgConnection::Impl {
 class PgTxn final : public Txn {
  public:
   explicit PgTxn(PgConnection* connection) : connection_(connection) {}
-  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt, std::span<const Value> params, Rows* out) override {
     return connection_->exec(stmt, params, out);
   }
 
@@ -293,7 +293,7 @@ StmtId PgConnection::prepare(const std::string& sql) {
   return id;
 }
 
-int64_t PgConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out) {
+int64_t PgConnection::exec(StmtId id, std::span<const Value> params, Rows* out) {
   if (id < 0 || static_cast<size_t>(id) >= names_.size()) {
     throw BackendError(fmt::format("postgres: statement id {} was not prepared on this connection", id));
   }

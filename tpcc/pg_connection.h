@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -82,7 +83,7 @@ class PgConnection final : public Connection {
   friend class PgTxn;
   struct Impl;  // the libpqxx connection and the transaction in progress
 
-  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out);
+  int64_t exec(StmtId stmt, std::span<const Value> params, Rows* out);
   TxnResult run(const TxnBody& body, bool write);
 
   // Immutable after construction.

@@ -49,6 +49,11 @@ bool holds_database(const std::string& dir) {
 }
 
 void to_sql(const Value& value, SqlValue* out) {
+  // Most parameters are integers: no visit for them.
+  if (const auto* integer = std::get_if<int64_t>(&value)) {
+    out->SetInt(*integer);
+    return;
+  }
   std::visit(
       [out](const auto& held) {
         using T = std::decay_t<decltype(held)>;
@@ -69,22 +74,42 @@ void to_sql(const Value& value, SqlValue* out) {
       value);
 }
 
+// Sets *out to `held`, in place when *out already holds a T (a slot refilled
+// with the same statement's column), without the variant's generic
+// assignment.
+template <typename T>
+void assign(Value* out, T held) {
+  if (auto* slot = std::get_if<T>(out)) {
+    *slot = held;
+  } else {
+    out->emplace<T>(held);
+  }
+}
+
 // Sets *out to `value`; a text into a slot that holds text keeps its buffer.
 void from_sql(const SqlValue& value, Value* out) {
   switch (value.kind()) {
     case solo::sql::ValueKind::kNull: *out = std::monostate{}; return;
-    case solo::sql::ValueKind::kBool: *out = int64_t{value.as_bool() ? 1 : 0}; return;
-    case solo::sql::ValueKind::kInt: *out = value.as_int(); return;
-    case solo::sql::ValueKind::kDecimal: *out = Decimal{value.units(), value.scale()}; return;
+    case solo::sql::ValueKind::kBool:
+      assign(out, int64_t{value.as_bool() ? 1 : 0});
+      return;
+    case solo::sql::ValueKind::kInt:
+      assign(out, value.as_int());
+      return;
+    case solo::sql::ValueKind::kDecimal:
+      assign(out, Decimal{value.units(), value.scale()});
+      return;
     case solo::sql::ValueKind::kDouble: *out = value.as_double(); return;
     case solo::sql::ValueKind::kText:
       if (auto* text = std::get_if<std::string>(out)) {
         text->assign(value.as_text());
       } else {
-        *out = std::string(value.as_text());
+        out->emplace<std::string>(value.as_text());
       }
       return;
-    case solo::sql::ValueKind::kTimestamp: *out = Timestamp{value.as_timestamp()}; return;
+    case solo::sql::ValueKind::kTimestamp:
+      assign(out, Timestamp{value.as_timestamp()});
+      return;
   }
   *out = std::monostate{};
 }
@@ -106,17 +131,22 @@ struct ConnectionState {
 
 // The parameters, in *params' first values.size() slots. *params only grows,
 // so its texts keep their buffers from one statement to the next.
-std::span<const SqlValue> bind(const std::vector<Value>& values, std::vector<SqlValue>* params) {
+std::span<const SqlValue> bind(std::span<const Value> values, std::vector<SqlValue>* params) {
   if (params->size() < values.size()) params->resize(values.size());
-  for (size_t idx = 0; idx < values.size(); ++idx) to_sql(values[idx], &(*params)[idx]);
+  SqlValue* dest = params->data();
+  for (const Value& value : values) to_sql(value, dest++);
   return std::span<const SqlValue>(params->data(), values.size());
 }
 
 void copy_out(const solo::sql::ResultSet& result, Rows* out) {
-  size_t columns = result.column_count();
-  Value* dest = out->reshape(result.row_count(), columns);
-  for (size_t row = 0; row < result.row_count(); ++row) {
-    for (size_t col = 0; col < columns; ++col) from_sql(result.at(row, col), dest++);
+  const size_t columns = result.column_count();
+  const size_t rows = result.row_count();
+  Value* dest = out->reshape(rows, columns);
+  if (rows == 0) return;
+  // The rows are contiguous in the result (row-major, as in Rows): one walk.
+  const SqlValue* source = &result.at(0, 0);
+  for (const SqlValue* end = source + rows * columns; source != end; ++source) {
+    from_sql(*source, dest++);
   }
 }
 
@@ -129,7 +159,7 @@ class SoloWriteTxn final : public Txn {
  public:
   SoloWriteTxn(solo::WriteTxn& txn, const ConnectionState& state, SoloShared& shared)
       : txn_(txn), state_(state), shared_(shared) {}
-  int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt_id, std::span<const Value> params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
     std::span<const SqlValue> bound = bind(params, &shared_.owner_params);
     solo::sql::ResultSet& result = shared_.owner_result;
@@ -156,11 +186,8 @@ class SoloWriteTxn final : public Txn {
     std::span<const SqlValue> bound[kMaxBatch];
     size_t used = 0;
     for (size_t set = 0; set < param_sets.size(); ++set) {
-      for (size_t idx = 0; idx < param_sets[set].size(); ++idx) {
-        to_sql(param_sets[set][idx], &params[used + idx]);
-      }
       bound[set] = std::span<const SqlValue>(params.data() + used, param_sets[set].size());
-      used += param_sets[set].size();
+      for (const Value& value : param_sets[set]) to_sql(value, &params[used++]);
     }
     solo::sql::SqlStatus status =
         stmt.ExecuteBatch(txn_, std::span(bound, param_sets.size()), &shared_.owner_result,
@@ -182,7 +209,7 @@ class SoloWriteTxn final : public Txn {
 class SoloReadTxn final : public Txn {
  public:
   SoloReadTxn(const solo::ReadTxn& txn, ConnectionState& state) : txn_(txn), state_(state) {}
-  int64_t exec(StmtId stmt_id, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt_id, std::span<const Value> params, Rows* out) override {
     const PreparedStatement& stmt = state_.statement(stmt_id);
     if (!stmt.read_only()) {
       throw BackendError("solo: a read-only transaction cannot run: " + stmt.sql());

@@ -17,7 +17,7 @@ class SqliteTxn final : public Txn {
  public:
   SqliteTxn(SqliteConnection* connection, bool read_only)
       : connection_(connection), read_only_(read_only) {}
-  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out) override {
+  int64_t exec(StmtId stmt, std::span<const Value> params, Rows* out) override {
     return connection_->exec(stmt, params, out, read_only_);
   }
 
@@ -163,7 +163,7 @@ StmtId SqliteConnection::prepare(const std::string& sql) {
   return id;
 }
 
-int64_t SqliteConnection::exec(StmtId id, const std::vector<Value>& params, Rows* out,
+int64_t SqliteConnection::exec(StmtId id, std::span<const Value> params, Rows* out,
                                bool read_only) {
   if (id < 0 || static_cast<size_t>(id) >= stmts_.size()) {
     throw BackendError(

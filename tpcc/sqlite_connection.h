@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,7 +60,7 @@ class SqliteConnection final : public Connection {
 
   // Binds, steps to the end, collects rows into *out (if not null), then
   // resets and clears bindings whatever happens.
-  int64_t exec(StmtId stmt, const std::vector<Value>& params, Rows* out, bool read_only);
+  int64_t exec(StmtId stmt, std::span<const Value> params, Rows* out, bool read_only);
   void step_control(sqlite3_stmt* stmt, const char* what);
   void rollback_quietly();
   TxnResult run(const TxnBody& body, bool write);

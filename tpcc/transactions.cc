@@ -11,14 +11,21 @@
 namespace tpcc {
 namespace {
 
-// Executes `stmt` with `params`, reusing one parameter vector per thread so
-// that a statement does not allocate a fresh vector.
+// Executes `stmt` with `params`, read where they are written (no vector).
 int64_t exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
-  thread_local std::vector<Value> bound;
-  bound.assign(params);
-  return txn.exec(stmt, bound, out);
+  return txn.exec(stmt, params, out);
 }
 
+// Sets *slot to the integer `value`, in place when it holds one already
+// (parameter slots refilled by every transaction), without the variant's
+// generic assignment.
+void set_int(Value* slot, int64_t value) {
+  if (auto* held = std::get_if<int64_t>(slot)) {
+    *held = value;
+  } else {
+    slot->emplace<int64_t>(value);
+  }
+}
 
 int32_t other_warehouse(Rng& rng, int warehouses, int home_w) {
   // Uniform over the W-1 warehouses other than home.
@@ -162,19 +169,20 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
   int64_t w_tax = rows.get_decimal(0, 0, 4);
 
+  // A Rows per result shape: refilled with the same types, its texts keep
+  // their buffers.
+  thread_local Rows customer_rows;
   exec(txn, stmts[Stmt::kNoGetCustomer], {integer(in.w_id), integer(in.d_id), integer(in.c_id)},
-       &rows);
-  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
-  int64_t c_discount = rows.get_decimal(0, 0, 4);
+       &customer_rows);
+  if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
+  int64_t c_discount = customer_rows.get_decimal(0, 0, 4);
 
   // The items of all lines in one statement (a repeated item comes back once).
   static_assert(kMaxOrderLines == 15, "kNoGetItems has 15 placeholders");
   thread_local std::vector<Value> item_ids(kMaxOrderLines);
   for (int line_idx = 0; line_idx < kMaxOrderLines; ++line_idx) {
-    item_ids[line_idx] = integer(in.lines[line_idx < in.ol_cnt ? line_idx : 0].i_id);
+    set_int(&item_ids[line_idx], in.lines[line_idx < in.ol_cnt ? line_idx : 0].i_id);
   }
-  // A Rows per result shape: refilled with the same types, its texts keep
-  // their buffers (rows above holds one-row results of mixed shapes).
   thread_local Rows item_rows;
   txn.exec(stmts[Stmt::kNoGetItems], item_ids, &item_rows);
   std::array<int64_t, kMaxOrderLines> prices{};
@@ -224,7 +232,7 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   });
   // The lines' UPDATEs in one batch (Txn::exec_batch): solo looks their
   // stock rows up together first; the other engines run them one by one.
-  thread_local std::array<std::string, kMaxOrderLines> dist_info;
+  constexpr size_t kStockParams = 7;
   thread_local std::array<std::vector<Value>, kMaxOrderLines> stock_params;
   thread_local std::array<Rows, kMaxOrderLines> stock_rows;
   std::array<int64_t, kMaxOrderLines> stock_matched{};
@@ -234,48 +242,52 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
     bool remote = line.supply_w_id != in.w_id;
     // S_QUANTITY drops by the quantity, and rises by 91 if it would fall
     // below 10 (clause 2.4.2.2), computed by the UPDATE from the current row,
-    // which it returns with S_DATA and S_DIST_xx.
-    stock_params[sorted] = {integer(line.quantity + 10), integer(line.quantity),
-                            integer(line.quantity),      integer(line.quantity),
-                            integer(remote ? 1 : 0),     integer(line.supply_w_id),
-                            integer(line.i_id)};
+    // which it returns with S_DATA and S_DIST_xx. Filled in place: the
+    // slots hold integers from the last New-Order.
+    std::vector<Value>& params = stock_params[sorted];
+    params.resize(kStockParams);
+    set_int(&params[0], line.quantity + 10);
+    set_int(&params[1], line.quantity);
+    set_int(&params[2], line.quantity);
+    set_int(&params[3], line.quantity);
+    set_int(&params[4], remote ? 1 : 0);
+    set_int(&params[5], line.supply_w_id);
+    set_int(&params[6], line.i_id);
   }
   txn.exec_batch(stmts[stock_stmt], std::span(stock_params.data(), in.ol_cnt),
                  std::span(stock_rows.data(), in.ol_cnt),
                  std::span(stock_matched.data(), in.ol_cnt));
-  for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
-    const int line_idx = order[sorted];
-    const NewOrderLine& line = in.lines[line_idx];
-    if (stock_matched[sorted] != 1 || stock_rows[sorted].empty()) {
-      throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
-    }
-    stock_rows[sorted].copy_text(0, 2, &dist_info[line_idx]);
-  }
 
   // Every line in one INSERT (kNoInsertOrderLines01 + ol_cnt - 1). Filled in
   // place: each slot keeps its type, so OL_DIST_INFO's text keeps its buffer.
   constexpr int kLineParams = 9;
   thread_local std::vector<Value> line_values;
   line_values.resize(static_cast<size_t>(kLineParams * in.ol_cnt));
+  for (int sorted = 0; sorted < in.ol_cnt; ++sorted) {
+    const int line_idx = order[sorted];
+    const NewOrderLine& line = in.lines[line_idx];
+    if (stock_matched[sorted] != 1 || stock_rows[sorted].empty()) {
+      throw BackendError(fmt::format("stock ({}, {}) not found", line.supply_w_id, line.i_id));
+    }
+    // S_DIST_xx straight into the line's OL_DIST_INFO slot.
+    Value& dist = line_values[static_cast<size_t>(kLineParams * line_idx + 8)];
+    if (!std::holds_alternative<std::string>(dist)) dist.emplace<std::string>();
+    stock_rows[sorted].copy_text(0, 2, &std::get<std::string>(dist));
+  }
   int64_t total_cents = 0;
   for (int line_idx = 0; line_idx < in.ol_cnt; ++line_idx) {
     const NewOrderLine& line = in.lines[line_idx];
     int64_t ol_amount = line.quantity * prices[line_idx];
     total_cents += ol_amount;
     Value* slot = &line_values[static_cast<size_t>(kLineParams * line_idx)];
-    slot[0] = integer(o_id);
-    slot[1] = integer(in.d_id);
-    slot[2] = integer(in.w_id);
-    slot[3] = integer(line_idx + 1);
-    slot[4] = integer(line.i_id);
-    slot[5] = integer(line.supply_w_id);
-    slot[6] = integer(line.quantity);
+    set_int(&slot[0], o_id);
+    set_int(&slot[1], in.d_id);
+    set_int(&slot[2], in.w_id);
+    set_int(&slot[3], line_idx + 1);
+    set_int(&slot[4], line.i_id);
+    set_int(&slot[5], line.supply_w_id);
+    set_int(&slot[6], line.quantity);
     slot[7] = money(ol_amount);
-    if (auto* dist = std::get_if<std::string>(&slot[8])) {
-      dist->assign(dist_info[line_idx]);
-    } else {
-      slot[8] = text(dist_info[line_idx]);
-    }
   }
   auto lines_stmt = static_cast<Stmt>(static_cast<int>(Stmt::kNoInsertOrderLines01) + in.ol_cnt - 1);
   int64_t inserted = txn.exec(stmts[lines_stmt], line_values);
@@ -295,7 +307,12 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
 
 Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInput& in,
                     PaymentOutput* out) {
+  // A Rows per result shape: refilled with the same types, its texts keep
+  // their buffers.
   thread_local Rows rows;
+  thread_local Rows name_rows;
+  thread_local Rows customer_rows;
+  thread_local Rows data_rows;
   // The warehouse and district rows, which every Payment of the warehouse
   // changes, are changed last, just before the commit, so that their row
   // locks (PostgreSQL) are held as briefly as possible; the columns read
@@ -311,22 +328,22 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
   int32_t c_id = in.c_id;
   if (in.by_name) {
     exec(txn, stmts[Stmt::kPayCustomersByName],
-         {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &rows);
-    c_id = middle_customer(rows, in.c_w_id, in.c_d_id, in.c_last);
+         {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &name_rows);
+    c_id = middle_customer(name_rows, in.c_w_id, in.c_d_id, in.c_last);
   }
   exec(txn, stmts[Stmt::kPayUpdateCustomer],
        {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
         integer(c_id)},
-       &rows);
-  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
-  std::string c_credit = rows.get_text(0, 10);
-  int64_t c_balance = rows.get_decimal(0, 13, 2);  // after this payment
+       &customer_rows);
+  if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
+  std::string c_credit = customer_rows.get_text(0, 10);
+  int64_t c_balance = customer_rows.get_decimal(0, 13, 2);  // after this payment
   if (c_credit == "BC") {
     exec(txn, stmts[Stmt::kPayGetCustomerData],
-         {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &rows);
+         {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &data_rows);
     std::string c_data = fmt::format("{} {} {} {} {} {}|", c_id, in.c_d_id, in.c_w_id, in.d_id,
                                      in.w_id, format_decimal(in.h_amount, 2));
-    c_data += rows.get_text(0, 0);
+    c_data += data_rows.get_text(0, 0);
     if (c_data.size() > 500) c_data.resize(500);
     exec(txn, stmts[Stmt::kPayUpdateCustomerBc],
          {text(std::move(c_data)), integer(in.c_w_id), integer(in.c_d_id), integer(c_id)});
@@ -346,7 +363,11 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
 
 Outcome run_order_status(Txn& txn, const PreparedStatements& stmts, const OrderStatusInput& in,
                          OrderStatusOutput* out) {
+  // A Rows per result shape: refilled with the same types, its texts keep
+  // their buffers.
   thread_local Rows rows;
+  thread_local Rows customer_rows;
+  thread_local Rows line_rows;
   int32_t c_id = in.c_id;
   if (in.by_name) {
     exec(txn, stmts[Stmt::kOsCustomersByName],
@@ -354,8 +375,8 @@ Outcome run_order_status(Txn& txn, const PreparedStatements& stmts, const OrderS
     c_id = middle_customer(rows, in.w_id, in.d_id, in.c_last);
   }
   exec(txn, stmts[Stmt::kOsGetCustomer], {integer(in.w_id), integer(in.d_id), integer(c_id)},
-       &rows);
-  if (rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
+       &customer_rows);
+  if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
 
   exec(txn, stmts[Stmt::kOsGetLastOrder], {integer(in.w_id), integer(in.d_id), integer(c_id)},
        &rows);
@@ -364,8 +385,8 @@ Outcome run_order_status(Txn& txn, const PreparedStatements& stmts, const OrderS
   if (!rows.empty()) {
     o_id = static_cast<int32_t>(rows.get_int(0, 0));
     exec(txn, stmts[Stmt::kOsGetOrderLines], {integer(in.w_id), integer(in.d_id), integer(o_id)},
-         &rows);
-    line_count = static_cast<int32_t>(rows.size());
+         &line_rows);
+    line_count = static_cast<int32_t>(line_rows.size());
   }
   if (out != nullptr) {
     out->c_id = c_id;
