@@ -61,37 +61,88 @@ int64_t sign_extend(uint64_t bits, int bytes) {
   return static_cast<int64_t>(bits << shift) >> shift;
 }
 
-// Reads the column at *pos in place; returns false if the bytes end too early.
-[[gnu::always_inline]] inline bool read_column_view(const ColumnDef& column, std::string_view bytes, size_t* pos,
-                      ColumnView* out) {
-  int width = fixed_width(column.type);
-  if (width > 0) {
-    if (*pos + width > bytes.size()) return false;
-    uint64_t bits = get_little_endian(bytes.data() + *pos, width);
-    *pos += width;
-    if (column.type == Type::kDouble) {
-      out->kind = Value::Kind::kDouble;
-      std::memcpy(&out->double_value, &bits, 8);
-    } else {
-      out->kind = Value::Kind::kInt;
-      out->int_value = sign_extend(bits, width);
-    }
+// The varint length of a string column, read by read_long_length.
+struct VarintLength {
+  uint64_t length;
+  size_t end;  // where the varint ends; 0 if the bytes end first or it is longer than 5 bytes
+};
+
+// Reads the varint length starting at `pos`. Its result is a value, not
+// stores through pointers: the callers' positions stay in registers.
+[[gnu::always_inline]] inline VarintLength read_long_length(const char* data, size_t size,
+                                                            size_t pos) {
+  uint64_t length = 0;
+  for (int shift = 0;; shift += 7) {
+    if (pos >= size || shift > 28) return VarintLength{0, 0};
+    const unsigned char byte = static_cast<unsigned char>(data[pos++]);
+    length |= uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) return VarintLength{length, pos};
+  }
+}
+
+// Reads the varint length of a string column at *pos and moves *pos past
+// it; false if the bytes end first or it is longer than 5 bytes. The usual
+// string is shorter than 128 bytes: its length is one byte, read inline.
+[[gnu::always_inline]] inline bool read_length(const char* data, size_t size, size_t* pos,
+                                               uint64_t* length) {
+  if (*pos < size && static_cast<unsigned char>(data[*pos]) < 0x80) {
+    *length = static_cast<unsigned char>(data[(*pos)++]);
     return true;
   }
-  uint64_t length = 0;
-  int shift = 0;
-  while (true) {
-    if (*pos >= bytes.size() || shift > 28) return false;
-    unsigned char byte = static_cast<unsigned char>(bytes[(*pos)++]);
-    length |= uint64_t{byte & 0x7Fu} << shift;
-    if ((byte & 0x80) == 0) break;
-    shift += 7;
+  const VarintLength varint = read_long_length(data, size, *pos);
+  if (varint.end == 0) return false;
+  *length = varint.length;
+  *pos = varint.end;
+  return true;
+}
+
+// Reads an integer column of kWidth bytes at *pos.
+template <int kWidth>
+[[gnu::always_inline]] inline bool read_int_view(const char* data, size_t size, size_t* pos,
+                                                 ColumnView* out) {
+  if (*pos + kWidth > size) return false;
+  out->kind = Value::Kind::kInt;
+  out->int_value = sign_extend(get_little_endian(data + *pos, kWidth), kWidth);
+  *pos += kWidth;
+  return true;
+}
+
+// Reads a column of type `type` at *pos in place; returns false if the bytes
+// end too early. One switch on the type: the width, the load and the kind
+// follow from it.
+[[gnu::always_inline]] inline bool read_column_view(Type type, const char* data, size_t size,
+                                                    size_t* pos, ColumnView* out) {
+  switch (type) {
+    case Type::kSmallInt:
+      return read_int_view<2>(data, size, pos, out);
+    case Type::kInteger:
+      return read_int_view<4>(data, size, pos, out);
+    case Type::kBigInt:
+    case Type::kDecimal:
+    case Type::kTimestamp:
+      return read_int_view<8>(data, size, pos, out);
+    case Type::kDouble: {
+      if (*pos + 8 > size) return false;
+      const uint64_t bits = get_little_endian(data + *pos, 8);
+      out->kind = Value::Kind::kDouble;
+      std::memcpy(&out->double_value, &bits, 8);
+      *pos += 8;
+      return true;
+    }
+    default:
+      break;  // strings: varint length + bytes
   }
-  if (*pos + length > bytes.size()) return false;
+  uint64_t length;
+  if (!read_length(data, size, pos, &length) || length > size - *pos) return false;
   out->kind = Value::Kind::kString;
-  out->string = bytes.substr(*pos, length);
+  out->string = std::string_view(data + *pos, length);
   *pos += length;
   return true;
+}
+
+[[gnu::always_inline]] inline bool read_column_view(const ColumnDef& column, std::string_view bytes,
+                                                    size_t* pos, ColumnView* out) {
+  return read_column_view(column.type, bytes.data(), bytes.size(), pos, out);
 }
 
 // Reads the column at *pos; returns false if the bytes end too early.
@@ -112,15 +163,8 @@ bool skip_column(const ColumnDef& column, std::string_view bytes, size_t* pos) {
     *pos += width;
     return *pos <= bytes.size();
   }
-  uint64_t length = 0;
-  int shift = 0;
-  while (true) {
-    if (*pos >= bytes.size() || shift > 28) return false;
-    unsigned char byte = static_cast<unsigned char>(bytes[(*pos)++]);
-    length |= uint64_t{byte & 0x7Fu} << shift;
-    if ((byte & 0x80) == 0) break;
-    shift += 7;
-  }
+  uint64_t length;
+  if (!read_length(bytes.data(), bytes.size(), pos, &length)) return false;
   *pos += length;
   return *pos <= bytes.size();
 }
@@ -458,20 +502,33 @@ Value decode_column(const TableSchema& schema, std::string_view bytes, uint32_t 
 }
 
 // Reads columns [0, count) into out; *end: where column `count` starts.
-static Status decode_columns(const TableSchema& schema, std::string_view bytes, size_t count,
-                             std::span<ColumnView> out, size_t* end) {
+// Inlined into its two callers: a call would add a Status to pass back.
+[[gnu::always_inline]] static inline Status decode_columns(const TableSchema& schema,
+                                                           std::string_view bytes, size_t count,
+                                                           std::span<ColumnView> out, size_t* end) {
   size_t pos = (schema.columns.size() + 7) / 8;
   if (bytes.size() < pos || out.size() < count || count > schema.columns.size()) {
     return Status::InvalidArgument("row too short");
   }
   prefetch_bytes(bytes);
-  for (uint32_t column_idx = 0; column_idx < count; ++column_idx) {
-    if (is_null(bytes, column_idx)) {
-      out[column_idx].kind = Value::Kind::kNull;
-    } else if (!read_column_view(schema.columns[column_idx], bytes, &pos, &out[column_idx])) {
-      return Status::InvalidArgument("row too short");
+  // In locals: the stores into `out` could otherwise alias them.
+  const ColumnDef* columns = schema.columns.data();
+  const char* data = bytes.data();
+  const size_t size = bytes.size();
+  ColumnView* views = out.data();
+  // Eight columns per byte of the NULL bitmap, loaded once.
+  for (size_t group_start = 0; group_start < count; group_start += 8) {
+    unsigned nulls = static_cast<unsigned char>(data[group_start / 8]);
+    const size_t group_end = std::min(count, group_start + 8);
+    for (size_t column_idx = group_start; column_idx < group_end; ++column_idx, nulls >>= 1) {
+      ColumnView& view = views[column_idx];
+      if ((nulls & 1) != 0) {
+        view.kind = Value::Kind::kNull;
+      } else if (!read_column_view(columns[column_idx].type, data, size, &pos, &view)) {
+        return Status::InvalidArgument("row too short");
+      }
+      view.end = static_cast<uint32_t>(pos);
     }
-    out[column_idx].end = static_cast<uint32_t>(pos);
   }
   *end = pos;
   return Status::OK();
@@ -479,7 +536,7 @@ static Status decode_columns(const TableSchema& schema, std::string_view bytes, 
 
 Status decode_row_view(const TableSchema& schema, std::string_view bytes,
                        std::span<ColumnView> out) {
-  size_t end;
+  size_t end = 0;
   Status status = decode_columns(schema, bytes, schema.columns.size(), out, &end);
   if (!status.ok()) return status;
   if (end != bytes.size()) return Status::InvalidArgument("row has trailing bytes");
@@ -488,7 +545,7 @@ Status decode_row_view(const TableSchema& schema, std::string_view bytes,
 
 Status decode_leading_columns(const TableSchema& schema, std::string_view bytes, size_t count,
                               std::span<ColumnView> out) {
-  size_t end;
+  size_t end = 0;
   return decode_columns(schema, bytes, count, out, &end);
 }
 

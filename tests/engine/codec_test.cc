@@ -134,6 +134,96 @@ TEST_CASE("decode_row_view agrees with decode_row on long strings, and refuses e
   }
 }
 
+TEST_CASE(
+    "decode_row_view reads NULLs in every byte of a wide row's bitmap, and what read_column_at "
+    "reads") {
+  // 20 columns, a string between integers: three bytes of NULL bitmap, the
+  // last one partly used; the leading NOT NULL integer has a fixed offset.
+  TableSchema schema;
+  schema.name = "wide";
+  schema.columns.push_back(ColumnDef::Integer("id", true));
+  for (uint32_t column = 1; column < 20; ++column) {
+    const std::string name = "c" + std::to_string(column);
+    schema.columns.push_back(column % 2 == 1 ? ColumnDef::Text(name) : ColumnDef::BigInt(name));
+  }
+  schema.primary_key = {0};
+  REQUIRE(validate_schema(schema).ok());
+  uint32_t offset = 0;
+  REQUIRE(fixed_column_offset(schema, 1, &offset));
+  REQUIRE(offset == 3 + 4);
+  REQUIRE(!fixed_column_offset(schema, 2, &offset));
+  for (uint32_t null_column = 0; null_column <= 20; ++null_column) {
+    // Row null_column has that column NULL (none for 0 and 20), and every
+    // column after 16 as well; strings of 0, 127, 128 and 300 bytes.
+    Row row;
+    row.push_back(Value::Int(42));
+    for (uint32_t column = 1; column < 20; ++column) {
+      if (column == null_column || column > 16) {
+        row.push_back(Value::Null());
+      } else if (column % 2 == 1) {
+        const size_t lengths[] = {0, 127, 128, 300};
+        row.push_back(
+            Value::String(std::string(lengths[column / 2 % 4], static_cast<char>('a' + column))));
+      } else {
+        row.push_back(Value::Int(-(static_cast<int64_t>(column) << 40)));
+      }
+    }
+    std::string bytes;
+    REQUIRE(encode_row(schema, row, &bytes).ok());
+    Row back;
+    REQUIRE(decode_row(schema, bytes, &back).ok());
+    REQUIRE(back == row);
+    std::vector<ColumnView> views(row.size());
+    REQUIRE(decode_row_view(schema, bytes, views).ok());
+    for (uint32_t column = 0; column < row.size(); ++column) {
+      REQUIRE(views[column].kind == row[column].kind());
+      if (row[column].kind() == Value::Kind::kInt)
+        REQUIRE(views[column].int_value == row[column].as_int());
+      if (row[column].kind() == Value::Kind::kString)
+        REQUIRE(views[column].string == row[column].as_string());
+    }
+    REQUIRE(views.back().end == bytes.size());
+    // Column 1 read where it starts, as decode_row_view read it.
+    ColumnView at;
+    REQUIRE(read_column_at(schema, bytes, 1, offset, &at));
+    REQUIRE(at.kind == views[1].kind);
+    REQUIRE(at.end == views[1].end);
+    REQUIRE(at.string == views[1].string);
+    if (row[1].kind() == Value::Kind::kString) {
+      REQUIRE(!read_column_at(schema, bytes.substr(0, views[1].end - 1), 1, offset, &at));
+    }
+  }
+}
+
+TEST_CASE("a row whose string length is damaged is refused") {
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns = {ColumnDef::Integer("id", true), ColumnDef::Text("s")};
+  schema.primary_key = {0};
+  // The bitmap, id 7, then `tail`: the string's length and bytes.
+  auto row_with = [](std::string_view tail) {
+    return std::string("\0\x07\0\0\0", 5) + std::string(tail);
+  };
+  std::vector<ColumnView> views(2);
+  REQUIRE(decode_row_view(schema, row_with("\x02xy"), views).ok());
+  REQUIRE(decode_row_view(schema, row_with("\x82\x01" + std::string(130, 'x')), views).ok());
+  REQUIRE(views[1].string.size() == 130);
+  // Longer than the bytes after it, by one.
+  REQUIRE(!decode_row_view(schema, row_with("\x03xy"), views).ok());
+  REQUIRE(!decode_row_view(schema, row_with("\x82\x01" + std::string(129, 'x')), views).ok());
+  // A length cut short, and one longer than five bytes.
+  const std::string_view six_bytes("\x80\x80\x80\x80\x80\x00", 6);
+  REQUIRE(!decode_row_view(schema, row_with("\x82"), views).ok());
+  REQUIRE(!decode_row_view(schema, row_with(six_bytes), views).ok());
+  Row row;
+  REQUIRE(!decode_row(schema, row_with(six_bytes), &row).ok());
+  ColumnView at;
+  REQUIRE(!read_column_at(schema, row_with(six_bytes), 1, 5, &at));
+  REQUIRE(read_column_at(schema, row_with(six_bytes.substr(1)), 1, 5, &at));  // five bytes: 0
+  REQUIRE(at.string.empty());
+  REQUIRE(at.end == 5 + 5);
+}
+
 TEST_CASE("a table of more columns than a log or checkpoint record may name is refused") {
   // The readers (durable_codec.cc) refuse a table of more than
   // kMaxTableColumns columns: one created with more could not be opened again.
