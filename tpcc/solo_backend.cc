@@ -74,30 +74,18 @@ void to_sql(const Value& value, SqlValue* out) {
       value);
 }
 
-// Sets *out to `held`, in place when *out already holds a T (a slot refilled
-// with the same statement's column), without the variant's generic
-// assignment.
-template <typename T>
-void assign(Value* out, T held) {
-  if (auto* slot = std::get_if<T>(out)) {
-    *slot = held;
-  } else {
-    out->emplace<T>(held);
-  }
-}
-
 // Sets *out to `value`; a text into a slot that holds text keeps its buffer.
 void from_sql(const SqlValue& value, Value* out) {
   switch (value.kind()) {
     case solo::sql::ValueKind::kNull: *out = std::monostate{}; return;
     case solo::sql::ValueKind::kBool:
-      assign(out, int64_t{value.as_bool() ? 1 : 0});
+      set_in_place(out, int64_t{value.as_bool() ? 1 : 0});
       return;
     case solo::sql::ValueKind::kInt:
-      assign(out, value.as_int());
+      set_in_place(out, value.as_int());
       return;
     case solo::sql::ValueKind::kDecimal:
-      assign(out, Decimal{value.units(), value.scale()});
+      set_in_place(out, Decimal{value.units(), value.scale()});
       return;
     case solo::sql::ValueKind::kDouble: *out = value.as_double(); return;
     case solo::sql::ValueKind::kText:
@@ -108,7 +96,7 @@ void from_sql(const SqlValue& value, Value* out) {
       }
       return;
     case solo::sql::ValueKind::kTimestamp:
-      assign(out, Timestamp{value.as_timestamp()});
+      set_in_place(out, Timestamp{value.as_timestamp()});
       return;
   }
   *out = std::monostate{};

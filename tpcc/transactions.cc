@@ -11,22 +11,6 @@
 namespace tpcc {
 namespace {
 
-// Executes `stmt` with `params`, read where they are written (no vector).
-int64_t exec(Txn& txn, StmtId stmt, std::initializer_list<Value> params, Rows* out = nullptr) {
-  return txn.exec(stmt, params, out);
-}
-
-// Sets *slot to the integer `value`, in place when it holds one already
-// (parameter slots refilled by every transaction), without the variant's
-// generic assignment.
-void set_int(Value* slot, int64_t value) {
-  if (auto* held = std::get_if<int64_t>(slot)) {
-    *held = value;
-  } else {
-    slot->emplace<int64_t>(value);
-  }
-}
-
 int32_t other_warehouse(Rng& rng, int warehouses, int home_w) {
   // Uniform over the W-1 warehouses other than home.
   auto pick = static_cast<int32_t>(rng.uniform(1, warehouses - 1));
@@ -165,15 +149,15 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
     throw BackendError(fmt::format("new_order: {} order lines (1 to {})", in.ol_cnt, kMaxOrderLines));
   }
   thread_local Rows rows;
-  exec(txn, stmts[Stmt::kNoGetWarehouse], {integer(in.w_id)}, &rows);
+  txn.exec(stmts[Stmt::kNoGetWarehouse], {integer(in.w_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
   int64_t w_tax = rows.get_decimal(0, 0, 4);
 
   // A Rows per result shape: refilled with the same types, its texts keep
   // their buffers.
   thread_local Rows customer_rows;
-  exec(txn, stmts[Stmt::kNoGetCustomer], {integer(in.w_id), integer(in.d_id), integer(in.c_id)},
-       &customer_rows);
+  txn.exec(stmts[Stmt::kNoGetCustomer], {integer(in.w_id), integer(in.d_id), integer(in.c_id)},
+           &customer_rows);
   if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", in.c_id));
   int64_t c_discount = customer_rows.get_decimal(0, 0, 4);
 
@@ -209,15 +193,15 @@ Outcome run_new_order(Txn& txn, const PreparedStatements& stmts, const NewOrderI
   // locks it, and read afterwards, so no concurrent change can be lost. The
   // district row, which every New-Order of the district changes, is changed
   // only after the reads, to hold its lock briefly.
-  exec(txn, stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
+  txn.exec(stmts[Stmt::kNoBumpNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   int64_t d_tax = rows.get_decimal(0, 0, 4);
   auto o_id = static_cast<int32_t>(rows.get_int(0, 1) - 1);
 
-  exec(txn, stmts[Stmt::kNoInsertOrder],
-       {integer(o_id), integer(in.d_id), integer(in.w_id), integer(in.c_id),
-        timestamp(in.entry_d), integer(in.ol_cnt), integer(in.all_local() ? 1 : 0)});
-  exec(txn, stmts[Stmt::kNoInsertNewOrder], {integer(o_id), integer(in.d_id), integer(in.w_id)});
+  txn.exec(stmts[Stmt::kNoInsertOrder],
+           {integer(o_id), integer(in.d_id), integer(in.w_id), integer(in.c_id),
+            timestamp(in.entry_d), integer(in.ol_cnt), integer(in.all_local() ? 1 : 0)});
+  txn.exec(stmts[Stmt::kNoInsertNewOrder], {integer(o_id), integer(in.d_id), integer(in.w_id)});
 
   // Stock rows are changed in (warehouse, item) order, so that two
   // New-Orders never wait for each other's stock rows in a cycle; a stable
@@ -317,43 +301,44 @@ Outcome run_payment(Txn& txn, const PreparedStatements& stmts, const PaymentInpu
   // changes, are changed last, just before the commit, so that their row
   // locks (PostgreSQL) are held as briefly as possible; the columns read
   // from them here (names, addresses) never change.
-  exec(txn, stmts[Stmt::kPayGetWarehouse], {integer(in.w_id)}, &rows);
+  txn.exec(stmts[Stmt::kPayGetWarehouse], {integer(in.w_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("warehouse {} not found", in.w_id));
   std::string w_name = rows.get_text(0, 0);
 
-  exec(txn, stmts[Stmt::kPayGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
+  txn.exec(stmts[Stmt::kPayGetDistrict], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   std::string d_name = rows.get_text(0, 0);
 
   int32_t c_id = in.c_id;
   if (in.by_name) {
-    exec(txn, stmts[Stmt::kPayCustomersByName],
-         {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &name_rows);
+    txn.exec(stmts[Stmt::kPayCustomersByName],
+             {integer(in.c_w_id), integer(in.c_d_id), text(in.c_last)}, &name_rows);
     c_id = middle_customer(name_rows, in.c_w_id, in.c_d_id, in.c_last);
   }
-  exec(txn, stmts[Stmt::kPayUpdateCustomer],
-       {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
-        integer(c_id)},
-       &customer_rows);
+  txn.exec(stmts[Stmt::kPayUpdateCustomer],
+           {money(in.h_amount), money(in.h_amount), integer(in.c_w_id), integer(in.c_d_id),
+            integer(c_id)},
+           &customer_rows);
   if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
   std::string c_credit = customer_rows.get_text(0, 10);
   int64_t c_balance = customer_rows.get_decimal(0, 13, 2);  // after this payment
   if (c_credit == "BC") {
-    exec(txn, stmts[Stmt::kPayGetCustomerData],
-         {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &data_rows);
+    txn.exec(stmts[Stmt::kPayGetCustomerData],
+             {integer(in.c_w_id), integer(in.c_d_id), integer(c_id)}, &data_rows);
     std::string c_data = fmt::format("{} {} {} {} {} {}|", c_id, in.c_d_id, in.c_w_id, in.d_id,
                                      in.w_id, format_decimal(in.h_amount, 2));
     c_data += data_rows.get_text(0, 0);
     if (c_data.size() > 500) c_data.resize(500);
-    exec(txn, stmts[Stmt::kPayUpdateCustomerBc],
-         {text(std::move(c_data)), integer(in.c_w_id), integer(in.c_d_id), integer(c_id)});
+    txn.exec(stmts[Stmt::kPayUpdateCustomerBc],
+             {text(std::move(c_data)), integer(in.c_w_id), integer(in.c_d_id), integer(c_id)});
   }
-  exec(txn, stmts[Stmt::kPayInsertHistory],
-       {integer(c_id), integer(in.c_d_id), integer(in.c_w_id), integer(in.d_id), integer(in.w_id),
-        timestamp(in.h_date), money(in.h_amount), text(w_name + "    " + d_name)});
-  exec(txn, stmts[Stmt::kPayUpdateDistrict],
-       {money(in.h_amount), integer(in.w_id), integer(in.d_id)});
-  exec(txn, stmts[Stmt::kPayUpdateWarehouse], {money(in.h_amount), integer(in.w_id)});
+  txn.exec(
+      stmts[Stmt::kPayInsertHistory],
+      {integer(c_id), integer(in.c_d_id), integer(in.c_w_id), integer(in.d_id), integer(in.w_id),
+       timestamp(in.h_date), money(in.h_amount), text(w_name + "    " + d_name)});
+  txn.exec(stmts[Stmt::kPayUpdateDistrict],
+           {money(in.h_amount), integer(in.w_id), integer(in.d_id)});
+  txn.exec(stmts[Stmt::kPayUpdateWarehouse], {money(in.h_amount), integer(in.w_id)});
   if (out != nullptr) {
     out->c_id = c_id;
     out->c_balance = c_balance;
@@ -370,22 +355,22 @@ Outcome run_order_status(Txn& txn, const PreparedStatements& stmts, const OrderS
   thread_local Rows line_rows;
   int32_t c_id = in.c_id;
   if (in.by_name) {
-    exec(txn, stmts[Stmt::kOsCustomersByName],
-         {integer(in.w_id), integer(in.d_id), text(in.c_last)}, &rows);
+    txn.exec(stmts[Stmt::kOsCustomersByName], {integer(in.w_id), integer(in.d_id), text(in.c_last)},
+             &rows);
     c_id = middle_customer(rows, in.w_id, in.d_id, in.c_last);
   }
-  exec(txn, stmts[Stmt::kOsGetCustomer], {integer(in.w_id), integer(in.d_id), integer(c_id)},
-       &customer_rows);
+  txn.exec(stmts[Stmt::kOsGetCustomer], {integer(in.w_id), integer(in.d_id), integer(c_id)},
+           &customer_rows);
   if (customer_rows.empty()) throw BackendError(fmt::format("customer {} not found", c_id));
 
-  exec(txn, stmts[Stmt::kOsGetLastOrder], {integer(in.w_id), integer(in.d_id), integer(c_id)},
-       &rows);
+  txn.exec(stmts[Stmt::kOsGetLastOrder], {integer(in.w_id), integer(in.d_id), integer(c_id)},
+           &rows);
   int32_t o_id = 0;
   int32_t line_count = 0;
   if (!rows.empty()) {
     o_id = static_cast<int32_t>(rows.get_int(0, 0));
-    exec(txn, stmts[Stmt::kOsGetOrderLines], {integer(in.w_id), integer(in.d_id), integer(o_id)},
-         &line_rows);
+    txn.exec(stmts[Stmt::kOsGetOrderLines], {integer(in.w_id), integer(in.d_id), integer(o_id)},
+             &line_rows);
     line_count = static_cast<int32_t>(line_rows.size());
   }
   if (out != nullptr) {
@@ -407,36 +392,36 @@ Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryIn
                                    in.last_district, kDistrictsPerWarehouse));
   }
   for (int32_t d_id = in.first_district; d_id <= in.last_district; ++d_id) {
-    exec(txn, stmts[Stmt::kDlOldestNewOrder], {integer(in.w_id), integer(d_id)}, &rows);
+    txn.exec(stmts[Stmt::kDlOldestNewOrder], {integer(in.w_id), integer(d_id)}, &rows);
     if (rows.empty()) {
       ++skipped;  // no undelivered order in this district (clause 2.7.4.2)
       continue;
     }
     int64_t o_id = rows.get_int(0, 0);
-    if (exec(txn, stmts[Stmt::kDlDeleteNewOrder],
-             {integer(in.w_id), integer(d_id), integer(o_id)}) == 0) {
+    if (txn.exec(stmts[Stmt::kDlDeleteNewOrder],
+                 {integer(in.w_id), integer(d_id), integer(o_id)}) == 0) {
       // Under READ COMMITTED a concurrent Delivery took this order first
       // (its DELETE won the row): look for the district's next oldest.
       --d_id;
       continue;
     }
-    exec(txn, stmts[Stmt::kDlUpdateOrderCarrier],
-         {integer(in.carrier_id), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
+    txn.exec(stmts[Stmt::kDlUpdateOrderCarrier],
+             {integer(in.carrier_id), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
     if (rows.empty()) {
       throw BackendError(fmt::format("order ({}, {}, {}) not found", in.w_id, d_id, o_id));
     }
     int64_t c_id = rows.get_int(0, 0);
     // The lines' amounts come back from their UPDATE; their sum is exact
     // (cents).
-    exec(txn, stmts[Stmt::kDlUpdateOrderLines],
-         {timestamp(in.delivery_d), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
+    txn.exec(stmts[Stmt::kDlUpdateOrderLines],
+             {timestamp(in.delivery_d), integer(in.w_id), integer(d_id), integer(o_id)}, &rows);
     if (rows.empty()) {
       throw BackendError(fmt::format("order ({}, {}, {}) has no lines", in.w_id, d_id, o_id));
     }
     int64_t amount = 0;
     for (size_t line = 0; line < rows.size(); ++line) amount += rows.get_decimal(line, 0, 2);
-    exec(txn, stmts[Stmt::kDlUpdateCustomer],
-         {money(amount), integer(in.w_id), integer(d_id), integer(c_id)});
+    txn.exec(stmts[Stmt::kDlUpdateCustomer],
+             {money(amount), integer(in.w_id), integer(d_id), integer(c_id)});
     ++delivered;
   }
   if (out != nullptr) {
@@ -449,13 +434,13 @@ Outcome run_delivery(Txn& txn, const PreparedStatements& stmts, const DeliveryIn
 Outcome run_stock_level(Txn& txn, const PreparedStatements& stmts, const StockLevelInput& in,
                         StockLevelOutput* out) {
   thread_local Rows rows;
-  exec(txn, stmts[Stmt::kSlGetNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
+  txn.exec(stmts[Stmt::kSlGetNextOrderId], {integer(in.w_id), integer(in.d_id)}, &rows);
   if (rows.empty()) throw BackendError(fmt::format("district {} not found", in.d_id));
   int64_t next_o_id = rows.get_int(0, 0);
-  exec(txn, stmts[Stmt::kSlCountLowStock],
-       {integer(in.w_id), integer(in.d_id), integer(next_o_id), integer(next_o_id - 20),
-        integer(in.w_id), integer(in.threshold)},
-       &rows);
+  txn.exec(stmts[Stmt::kSlCountLowStock],
+           {integer(in.w_id), integer(in.d_id), integer(next_o_id), integer(next_o_id - 20),
+            integer(in.w_id), integer(in.threshold)},
+           &rows);
   if (out != nullptr) out->low_stock = rows.empty() ? 0 : rows.get_int(0, 0);
   return Outcome::kCommit;
 }

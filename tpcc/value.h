@@ -35,6 +35,21 @@ inline Value text(std::string value) { return Value{std::move(value)}; }
 inline Value decimal(int64_t units, int scale) { return Value{Decimal{units, scale}}; }
 inline Value timestamp(int64_t micros) { return Value{Timestamp{micros}}; }
 
+// Sets *slot to `held`, in place when it already holds a T (slots refilled
+// with the same types by every transaction or result), without the variant's
+// generic assignment.
+template <typename T>
+void set_in_place(Value* slot, T held) {
+  if (auto* current = std::get_if<T>(slot)) {
+    *current = held;
+  } else {
+    slot->emplace<T>(held);
+  }
+}
+inline void set_int(Value* slot, int64_t value) {
+  set_in_place<int64_t>(slot, value);
+}
+
 // Formats a timestamp as "YYYY-MM-DD HH:MM:SS.ffffff" (UTC), the text form
 // that SQLite stores and PostgreSQL parses.
 std::string format_timestamp(int64_t micros);
