@@ -17,10 +17,6 @@ namespace {
 
 enum class KeyFit { kFits, kNever, kUnusable };
 
-bool IsIntegerColumn(const solo::ColumnDef& column) {
-  return column.type == Type::kBigInt || column.type == Type::kInteger || column.type == Type::kSmallInt;
-}
-
 // Converts a value for comparison with a key column, exactly.
 KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
   if (value.is_null()) return KeyFit::kNever;

@@ -711,9 +711,7 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   switch (value.kind()) {
     case ValueKind::kInt: {
       const int64_t number = value.as_int();
-      if ((column.type == Type::kBigInt || column.type == Type::kInteger ||
-           column.type == Type::kSmallInt) &&
-          IntFits(number, column.type)) {
+      if (IsIntegerColumn(column) && IntFits(number, column.type)) {
         out->set_int(number);
         return;
       }
