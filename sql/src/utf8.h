@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -28,10 +30,22 @@ inline size_t Utf8CharLength(char lead) {
 
 // The UTF-8 characters of `text`: its bytes that are not continuation bytes
 // (10xxxxxx), as length() and CHAR(n)'s padding count them. Any thread.
+// Eight bytes at a time: a byte's bit 7 set and bit 6 clear marks it, and
+// the marks are summed by one multiply (CHAR(n) results are counted for
+// their padding on every read; TPC-C's S_DIST_xx is 24 bytes).
 inline size_t Utf8Characters(std::string_view text) {
-  size_t characters = 0;
-  for (char byte : text) characters += (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
-  return characters;
+  constexpr uint64_t kHighBits = 0x8080808080808080ull;
+  size_t continuations = 0;
+  size_t at = 0;
+  for (; at + 8 <= text.size(); at += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + at, 8);
+    const uint64_t marks = (word & ~(word << 1) & kHighBits) >> 7;  // one bit per byte
+    continuations += (marks * 0x0101010101010101ull) >> 56;
+  }
+  for (; at < text.size(); ++at)
+    continuations += (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+  return text.size() - continuations;
 }
 
 // The bytes of the first `characters` UTF-8 characters of `text` (all of it

@@ -1,6 +1,10 @@
 #include "solo/sql/lexer.h"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <string>
+
+#include "utf8.h"
 
 namespace solo::sql {
 namespace {
@@ -186,6 +190,35 @@ TEST_CASE("lexer: text that is not UTF-8 or holds a NUL byte is 22021", "[lexer]
         std::vector{K::kKeyword, K::kString, K::kEnd});
   CHECK(Kinds("SELECT 'abcdefghijklmnopqrstuvwxyz0123456789'") ==
         std::vector{K::kKeyword, K::kString, K::kEnd});
+}
+
+TEST_CASE("Utf8Characters counts the bytes that are not continuation bytes, eight at a time") {
+  // Against the byte-by-byte count, on texts of every length up to 40 with a
+  // continuation byte (or a byte with bit 6 set, or bit 7 clear) at each
+  // position, so every lane of the eight-byte words and the tail are seen.
+  auto reference = [](std::string_view text) {
+    size_t characters = 0;
+    for (char byte : text) characters += (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
+    return characters;
+  };
+  const unsigned char kinds[] = {'a', 0x80, 0xBF, 0xC3, 0xE2, 0xF0, 0x7F, 0x40, 0x00};
+  for (size_t length = 0; length <= 40; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (unsigned char kind : kinds) {
+        std::string text(length, 'x');
+        text[at] = static_cast<char>(kind);
+        INFO("length " << length << " byte " << at << " = " << int{kind});
+        CHECK(Utf8Characters(text) == reference(text));
+      }
+    }
+  }
+  std::mt19937 rng(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(rng() % 64, '\0');
+    for (char& byte : text) byte = static_cast<char>(rng() & 0xFF);
+    CHECK(Utf8Characters(text) == reference(text));
+  }
+  CHECK(Utf8Characters("\xC3\xA9t\xC3\xA9 \xE2\x82\xAC\xF0\x9F\x98\x80 abcdefgh") == 15);
 }
 
 }  // namespace
