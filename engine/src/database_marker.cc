@@ -17,7 +17,8 @@ Status marker_damaged(const std::string& path, uint64_t offset, const std::strin
 
 }  // namespace
 
-Status read_database_marker(FileSystem* fs, const std::string& path, uint64_t* db_id) {
+Status read_database_marker(FileSystem* fs, const std::string& path, uint64_t* db_id,
+                            uint32_t* flags) {
   auto file = fs->open(path, OpenMode::kRead);
   if (!file.ok()) return file.status();
   auto size = (*file)->size();
@@ -48,16 +49,24 @@ Status read_database_marker(FileSystem* fs, const std::string& path, uint64_t* d
   }
   *db_id = load_u64(bytes + kMarkDbIdOff);
   if (*db_id == 0) return marker_damaged(path, kMarkDbIdOff, "database id 0");
+  *flags = load_u32(bytes + kMarkFlagsOff);
+  if ((*flags & ~kMarkerKnownFlags) != 0) {
+    return marker_damaged(path, kMarkFlagsOff,
+                          "flags " + std::to_string(*flags) + ", of which this build knows only " +
+                              std::to_string(kMarkerKnownFlags));
+  }
   return Status::OK();
 }
 
-Status write_database_marker(FileSystem* fs, const std::string& dir, uint64_t db_id) {
+Status write_database_marker(FileSystem* fs, const std::string& dir, uint64_t db_id,
+                             uint32_t flags) {
   char bytes[kMarkerBytes];
   std::memset(bytes, 0, kMarkerBytes);
   std::memcpy(bytes + kMarkMagicOff, kMarkerMagic, 8);
   store_u32(bytes + kMarkVersionOff, kMarkerVersion);
   store_u32(bytes + kMarkSizeOff, kMarkerBytes);
   store_u64(bytes + kMarkDbIdOff, db_id);
+  store_u32(bytes + kMarkFlagsOff, flags);
   store_u32(bytes + kMarkCrcOff, crc32c_extend(0, bytes, kMarkCrcOff));
   const std::string temp = dir + "/" + kMarkerTempName;
   auto file = fs->open(temp, OpenMode::kCreate);

@@ -188,8 +188,9 @@ Status DbImpl::open_durable() {
   dir_lock_ = std::move(*lock);
   LogState state;
   bool marker_found = false;
+  uint32_t marker_flags = 0;
   const uint64_t recovery_start = now_ns();
-  status = recover(this, fs_, dir, &state, &marker_found);
+  status = recover(this, fs_, dir, &state, &marker_found, &marker_flags);
   if (!status.ok()) return status;
   recovery_ns_ = now_ns() - recovery_start;
   recovered_checkpoint_bytes_ = state.checkpoint_bytes;
@@ -205,15 +206,21 @@ Status DbImpl::open_durable() {
       options_.checkpoint_reuse_file);
   const uint64_t last_lsn = state.next_lsn - 1;
   const uint64_t db_id = state.db_id;
+  const bool logged = state.logged;
   status = log_->open(std::move(state));
   if (!status.ok()) return status;
   // A new database (or a directory of a build before the marker) gets its
   // marker now: after its segment files are made and synced, before any
-  // round is logged (engine/README.md "Database marker").
-  if (!marker_found) {
-    status = write_database_marker(fs_, dir, db_id);
+  // round is logged (engine/README.md "Database marker"). One that has
+  // logged gets kMarkerLogged now if its marker lacks it (made by a build
+  // before the flag); otherwise the log writer sets it when the first round
+  // is durable, before that round is acknowledged.
+  if (!marker_found || (logged && (marker_flags & kMarkerLogged) == 0)) {
+    marker_flags = logged ? kMarkerLogged : 0;
+    status = write_database_marker(fs_, dir, db_id, marker_flags);
     if (!status.ok()) return status;
   }
+  if ((marker_flags & kMarkerLogged) == 0) log_->mark_logged_at_first_round();
   notice_.log_notice = true;
   // A checkpoint right after recovery when the replayed log alone reaches
   // the trigger: a process that is opened, killed and opened again (or only

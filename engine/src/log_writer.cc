@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "crc32c.h"
+#include "database_marker.h"
 #include "durable_codec.h"
 #include "invariant.h"
 #include "log_format.h"
@@ -234,6 +235,10 @@ void LogWriter::write_batch(std::string* frames, uint64_t last_lsn, uint64_t sav
   if (!fatal_->failed()) {
     const uint64_t batch_start = now_ns();
     Status status = write_frames(frames);
+    if (status.ok() && mark_logged_) {
+      status = write_database_marker(fs_, dir_, db_id_, kMarkerLogged);
+      if (status.ok()) mark_logged_ = false;
+    }
     std::atomic<uint64_t>& bucket = batch_counts_[checkpoint_running_() ? 1 : 0]
                                                  [RoundTimes::bucket_of(now_ns() - batch_start)];
     bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

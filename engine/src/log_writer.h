@@ -48,6 +48,9 @@ struct LogState {
   uint64_t replayed_bytes = 0;       // frame payload bytes
   uint64_t replayed_saved_bytes = 0;  // what their column patches saved against whole rows
   uint64_t checkpoint_load_ns = 0;    // wall time of loading the checkpoint (the rest: the log)
+  // A segment was started or a checkpoint is there: the database has logged
+  // rounds (its marker should say so, kMarkerLogged).
+  bool logged = false;
 };
 
 class LogWriter {
@@ -78,6 +81,12 @@ class LogWriter {
   // saved_bytes: what the frames' column patches saved against whole rows;
   // counted towards the checkpoint trigger as if written.
   void submit(std::string* frames, uint64_t last_lsn, uint64_t saved_bytes = 0);
+  // Before start(), for a database whose marker does not yet say it logged:
+  // the first batch made durable rewrites the marker with kMarkerLogged
+  // (database_marker.h) before its rounds count as durable, so that no
+  // round is acknowledged while the marker would let an emptied log open
+  // as an empty database. A failure is fatal, as a failed sync is.
+  void mark_logged_at_first_round() { mark_logged_ = true; }
   // Every round <= this LSN is durable. Any thread.
   uint64_t durable_lsn() const { return durable_lsn_.load(std::memory_order_seq_cst); }
   // Checkpointer: rounds <= lsn are in a complete, durable checkpoint of
@@ -171,6 +180,7 @@ class LogWriter {
   uint64_t write_offset_ = 0;
   uint64_t next_seq_ = 1;
   uint64_t db_id_ = 0;  // LogState::db_id
+  bool mark_logged_ = false;  // mark_logged_at_first_round, until it is done
   uint64_t bytes_since_checkpoint_ = 0;
   // After recovery: the chain's last segment (index; -1: none) and where
   // its frames end. The first segment started names itself there.

@@ -422,6 +422,12 @@ Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead, uint64_t* saved_bytes) 
   return ahead->status();
 }
 
+// A segment with a valid header was started: it holds or held rounds.
+bool any_started(const std::vector<SegmentScan>& segments) {
+  return std::any_of(segments.begin(), segments.end(),
+                     [](const SegmentScan& scan) { return scan.valid; });
+}
+
 // A checkpoint proves that the database has a log: LogWriter::open makes
 // the segment files (synced, directory synced) before any checkpoint can be
 // written, and nothing removes one. A checkpoint of round N >= 1 was
@@ -437,8 +443,7 @@ Status replay_log(DbImpl* db, ReadAhead<LogItem>* ahead, uint64_t* saved_bytes) 
 // checkpointed before its first round) may have no started segment.
 Status check_log_kept(const std::string& dir, uint64_t checkpoint_lsn,
                       const std::vector<SegmentScan>& segments) {
-  const bool started = std::any_of(segments.begin(), segments.end(),
-                                   [](const SegmentScan& scan) { return scan.valid; });
+  const bool started = any_started(segments);
   if (started || (checkpoint_lsn == 0 && !segments.empty())) return Status::OK();
   const std::string what =
       segments.empty() ? dir + " holds no log segment (wal-NNNNNN.log): the log was removed"
@@ -456,28 +461,39 @@ Status check_log_kept(const std::string& dir, uint64_t checkpoint_lsn,
 // marker with no segment file and no checkpoint is a log that was removed,
 // with every round the database logged: refused, where it used to open as a
 // new, empty database (engine/README.md "Database marker"). Segment files
-// that were never started are a database that logged nothing yet (or one
-// whose segments were all emptied: not told apart, see there).
+// that were never started are a database that logged nothing yet, unless
+// the marker says it logged (kMarkerLogged, set once its first round was
+// durable and before that round was acknowledged, and a segment, once
+// started, stays started): then they were emptied, and are refused too.
 Status check_log_made(const std::string& dir, const std::string& marker, uint64_t db_id,
-                      const std::vector<SegmentScan>& segments) {
-  if (!segments.empty()) return Status::OK();
-  return Status::Corruption("log segments missing: database marker " + marker + " says " + dir +
-                            " holds database " + database_id_text(db_id) +
-                            ", made with its log, but " + dir +
-                            " holds no log segment (wal-NNNNNN.log) and no checkpoint: the log "
-                            "was removed, and with it every round the database logged");
+                      uint32_t marker_flags, const std::vector<SegmentScan>& segments) {
+  const std::string says =
+      "database marker " + marker + " says " + dir + " holds database " + database_id_text(db_id);
+  if (segments.empty()) {
+    return Status::Corruption("log segments missing: " + says + ", made with its log, but " + dir +
+                              " holds no log segment (wal-NNNNNN.log) and no checkpoint: the log "
+                              "was removed, and with it every round the database logged");
+  }
+  const bool started = any_started(segments);
+  if (started || (marker_flags & kMarkerLogged) == 0) return Status::OK();
+  return Status::Corruption("log segments emptied: " + says + ", which has logged rounds, but " +
+                            "none of the " + std::to_string(segments.size()) + " log segments in " +
+                            dir + " was started (no valid header) and " + dir +
+                            " holds no checkpoint: the log was emptied or damaged, and with it " +
+                            "every round the database logged");
 }
 
 }  // namespace
 
 Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* state,
-               bool* marker_found) {
+               bool* marker_found, uint32_t* marker_flags) {
   std::vector<std::string> names;
   Status status = fs->list(dir, &names);
   if (!status.ok()) return status;
   uint64_t newest = 0;
   bool found = false;
   *marker_found = false;
+  *marker_flags = 0;
   for (const std::string& name : names) {
     uint64_t lsn;
     if (name == kMarkerName) {
@@ -498,7 +514,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   const std::string marker_path = dir + "/" + kMarkerName;
   if (*marker_found) {
     uint64_t marker_id = 0;
-    status = read_database_marker(fs, marker_path, &marker_id);
+    status = read_database_marker(fs, marker_path, &marker_id, marker_flags);
     if (!status.ok()) return status;
     identified.push_back({"database marker", marker_path, kMarkDbIdOff, marker_id});
   }
@@ -531,7 +547,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   if (found) {
     status = check_log_kept(dir, newest, segments);
   } else if (*marker_found) {
-    status = check_log_made(dir, marker_path, db_id, segments);
+    status = check_log_made(dir, marker_path, db_id, *marker_flags, segments);
   }
   if (!status.ok()) return status;
   // The state takes ~1.5-1.8x its checkpoint's size in arenas (records,
@@ -582,6 +598,7 @@ Status recover(DbImpl* db, FileSystem* fs, const std::string& dir, LogState* sta
   }
   *state = std::move(read_state);
   state->db_id = db_id;
+  state->logged = any_started(segments) || (found && newest > 0);
   state->checkpoint_bytes = checkpoint_bytes;
   state->replayed_rounds = replayed_rounds;
   state->replayed_bytes = replayed_bytes;

@@ -1,8 +1,10 @@
 // The database's marker, DIR/solo.db (engine/README.md "Database marker"):
-// written once when a database is created, it says that the directory holds
-// a database and which. Regression (session 44): a database without a
-// checkpoint (a clean close writes one only after 32 MiB of log) whose log
-// segments were all removed opened as a new, empty database, without a word.
+// written when a database is created, and again once its first round is
+// durable, it says that the directory holds a database, which, and whether
+// it has logged. Regression (session 44): a database without a checkpoint (a
+// clean close writes one only after 32 MiB of log) whose log segments were
+// all removed opened as a new, empty database, without a word; and (session
+// 46) one whose segments were all emptied (zeroed, cut to 0 bytes) still did.
 #include "database_marker.h"
 
 #include <algorithm>
@@ -93,6 +95,22 @@ uint64_t marker_id(const std::string& dir) {
   return internal::load_u64(bytes.data() + internal::kMarkDbIdOff);
 }
 
+// The flags in DIR/solo.db (which must be whole).
+uint32_t marker_flags(const std::string& dir) {
+  (void)marker_id(dir);
+  return internal::load_u32(read_file(marker_path(dir)).data() + internal::kMarkFlagsOff);
+}
+
+// Every log segment of `dir` zeroed whole, or cut to 0 bytes.
+void empty_segments(const std::string& dir, bool cut) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    uint32_t slot;
+    if (!internal::parse_segment_name(entry.path().filename().string(), &slot)) continue;
+    const auto size = fs::file_size(entry.path());
+    write_file(entry.path().string(), cut ? std::string() : std::string(size, '\0'));
+  }
+}
+
 // The id in the header of DIR/wal-000000.log (started).
 uint64_t first_segment_id(const std::string& dir) {
   const std::string header =
@@ -163,6 +181,10 @@ TEST_CASE("marker: a damaged marker is refused, naming it, never ignored") {
   bad_magic[0] = 'X';
   std::string bad_crc = good;
   bad_crc[internal::kMarkDbIdOff] ^= 0x40;
+  std::string unknown_flag = good;
+  internal::store_u32(unknown_flag.data() + internal::kMarkFlagsOff, 4 | internal::kMarkerLogged);
+  internal::store_u32(unknown_flag.data() + internal::kMarkCrcOff,
+                      internal::crc32c_extend(0, unknown_flag.data(), internal::kMarkCrcOff));
   std::string newer = good;
   internal::store_u32(newer.data() + internal::kMarkVersionOff, internal::kMarkerVersion + 1);
   internal::store_u32(newer.data() + internal::kMarkCrcOff,
@@ -174,6 +196,9 @@ TEST_CASE("marker: a damaged marker is refused, naming it, never ignored") {
       {"bad magic", bad_magic, "damaged database marker " + path + " at offset 0: bad magic"},
       {"bad checksum", bad_crc, "at offset 28: bad checksum"},
       {"zeroed", std::string(internal::kMarkerBytes, '\0'), "at offset 0: bad magic"},
+      {"a flag this build does not know", unknown_flag,
+       "damaged database marker " + path +
+           " at offset 24: flags 5, of which this build knows only 1"},
       {"a newer format version", newer,
        "database marker " + path + " at offset 8 was written by a newer format version 2"},
   };
@@ -271,17 +296,82 @@ TEST_CASE("marker: a new database gets its marker at creation, and keeps it") {
   CHECK(Database::file_kind(internal::kMarkerName) == Database::FileKind::kMarker);
   CHECK(Database::file_kind(internal::kMarkerTempName) == Database::FileKind::kScratch);
   CHECK(Database::file_kind("solo.db.orig") == Database::FileKind::kOther);
-  // Nothing was logged: it reopens empty, its marker as it was; the id is
+  // Nothing was logged yet, and the marker says so.
+  CHECK(marker_flags(db_dir) == 0);
+  // Nothing was logged: it reopens empty, its marker as it was; once a
+  // round is durable the marker says the database logged, with the same id,
   // the one the first segment then carries.
   const std::string marker_bytes = read_file(marker_path(db_dir));
   {
     auto db = test::open_dir(marker_options(db_dir));
+    CHECK(read_file(marker_path(db_dir)) == marker_bytes);
     insert_rows(*db, 1, 3);
+    CHECK(marker_flags(db_dir) == internal::kMarkerLogged);
   }
-  CHECK(read_file(marker_path(db_dir)) == marker_bytes);
+  CHECK(marker_id(db_dir) == id);
   CHECK(first_segment_id(db_dir) == id);
+  CHECK(!fs::exists(db_dir + "/" + internal::kMarkerTempName));
+  const std::string logged_bytes = read_file(marker_path(db_dir));
   auto db = test::open_dir(marker_options(db_dir));
   CHECK(test::kv_rows(*db).size() == 3);
+  insert_rows(*db, 4, 5);
+  // Written once more, and then never again.
+  CHECK(read_file(marker_path(db_dir)) == logged_bytes);
+}
+
+TEST_CASE(
+    "marker: a database without a checkpoint whose log segments were all emptied is refused") {
+  test::TempDir dir;
+  const bool cut = GENERATE(false, true);
+  INFO((cut ? "segments cut to 0 bytes" : "segments zeroed whole"));
+  make_database(dir.path, 12);
+  const uint64_t id = marker_id(dir.path);
+  REQUIRE(marker_flags(dir.path) == internal::kMarkerLogged);
+  empty_segments(dir.path, cut);
+  require_refused(marker_options(dir.path),
+                  {"log segments emptied: database marker " + marker_path(dir.path) + " says " +
+                   dir.path + " holds database " + internal::database_id_text(id) +
+                   ", which has logged rounds, but none of the 2 log segments in " + dir.path +
+                   " was started (no valid header) and " + dir.path +
+                   " holds no checkpoint: the log was emptied or damaged"});
+}
+
+TEST_CASE("marker: emptied segments of a database that never logged open as it was: empty") {
+  test::TempDir dir;
+  const bool cut = GENERATE(false, true);
+  {
+    auto db = test::open_dir(marker_options(dir.path));  // made, nothing logged
+  }
+  REQUIRE(marker_flags(dir.path) == 0);
+  empty_segments(dir.path, cut);
+  auto db = test::open_dir(marker_options(dir.path));
+  db->read([&](ReadTxn& txn) {
+    CHECK(txn.catalog().tree_count() == 0);
+    return Status::OK();
+  });
+  insert_rows(*db, 1, 2);
+  CHECK(marker_flags(dir.path) == internal::kMarkerLogged);
+}
+
+TEST_CASE("marker: the marker of a build before its flags gets kMarkerLogged at the first open") {
+  test::TempDir dir;
+  make_database(dir.path, 7);
+  // As a build before session 46 left it: the flags field zero.
+  std::string bytes = read_file(marker_path(dir.path));
+  internal::store_u32(bytes.data() + internal::kMarkFlagsOff, 0);
+  internal::store_u32(bytes.data() + internal::kMarkCrcOff,
+                      internal::crc32c_extend(0, bytes.data(), internal::kMarkCrcOff));
+  write_file(marker_path(dir.path), bytes);
+  const uint64_t id = marker_id(dir.path);
+  {
+    auto db = test::open_dir(marker_options(dir.path));
+    // Written at the open: its segments were started.
+    CHECK(marker_flags(dir.path) == internal::kMarkerLogged);
+    CHECK(test::kv_rows(*db).size() == 7);
+  }
+  CHECK(marker_id(dir.path) == id);
+  empty_segments(dir.path, /*cut=*/false);
+  require_refused(marker_options(dir.path), {"log segments emptied: database marker"});
 }
 
 // A crash at every file operation of a new database's first open (segment
@@ -324,6 +414,91 @@ TEST_CASE("marker: a crash at any file operation of the creation opens as an emp
       CHECK(std::find(paths.begin(), paths.end(), "/db/solo.db") != paths.end());
       auto db = test::open_dir(options);
       CHECK(test::kv_rows(*db).size() == 4);
+    }
+  }
+}
+
+namespace {
+
+// The flags of /db/solo.db in `fs` (which must be whole).
+uint32_t marker_flags_of(const FaultFileSystem& fs) {
+  const std::string bytes = fs.contents("/db/solo.db");
+  REQUIRE(bytes.size() == internal::kMarkerBytes);
+  REQUIRE(internal::load_u32(bytes.data() + internal::kMarkCrcOff) ==
+          internal::crc32c_extend(0, bytes.data(), internal::kMarkCrcOff));
+  return internal::load_u32(bytes.data() + internal::kMarkFlagsOff);
+}
+
+}  // namespace
+
+// A crash at every file operation of a new database's first rounds (the
+// first batch's write and sync, then the marker rewritten with
+// kMarkerLogged: .tmp written, synced, renamed, directory synced) x power
+// loss: the directory always opens (never refused as an emptied log), with
+// every round that was acknowledged, and its marker whole.
+TEST_CASE(
+    "marker: a crash at any file operation of the first rounds opens with what was acknowledged") {
+  const CrashMode modes[] = {CrashMode::kDropUnsynced, CrashMode::kKeepUnsynced,
+                             CrashMode::kTearLastWrite512, CrashMode::kTearLastWrite4K,
+                             CrashMode::kGarbageUnsynced};
+  // Round 1 makes table kv, rounds 2.. insert k = 1, 2, 3.
+  auto first_rounds = [](Database& db) {
+    int acknowledged = 0;
+    if (!db.write([&](WriteTxn& txn) {
+             return txn.create_table(test::kv_schema()).status();
+           }).ok()) {
+      return acknowledged;
+    }
+    ++acknowledged;
+    for (int key = 1; key <= 3; ++key) {
+      if (!db.write([&](WriteTxn& txn) {
+               return txn.insert(0, {Value::Int(key), Value::Int(key * 5)});
+             }).ok()) {
+        return acknowledged;
+      }
+      ++acknowledged;
+    }
+    return acknowledged;
+  };
+  int64_t create_ops = 0;
+  int64_t rounds_ops = 0;
+  {
+    FaultFileSystem fs;
+    Options options = test::small_log_options(&fs, "/db", 0);
+    options.checkpoint_at_close_bytes = 0;
+    auto db = test::open_dir(options);
+    create_ops = fs.mutating_ops();
+    REQUIRE(first_rounds(*db) == 4);
+    rounds_ops = fs.mutating_ops();
+  }
+  // The first batch's write and sync, and the marker's four operations.
+  REQUIRE(rounds_ops - create_ops >= 6);
+  for (int64_t crash_at = create_ops; crash_at <= rounds_ops; ++crash_at) {
+    for (CrashMode mode : modes) {
+      INFO("crash at operation " << crash_at << ", mode " << static_cast<int>(mode));
+      FaultFileSystem fs;
+      Options options = test::small_log_options(&fs, "/db", 0);
+      options.checkpoint_at_close_bytes = 0;
+      int acknowledged = 0;
+      {
+        auto opened = Database::open(options);
+        REQUIRE(opened.ok());  // the crash point is past the creation
+        fs.crash_after_ops(crash_at - fs.mutating_ops());
+        acknowledged = first_rounds(**opened);
+        (void)(*opened)->close();
+      }
+      fs.crash(mode, static_cast<uint32_t>(crash_at));
+      auto db = test::open_dir(options);
+      size_t rows = 0;
+      bool has_table = false;
+      db->read([&](ReadTxn& txn) {
+        has_table = txn.catalog().tree_count() > 0;
+        return Status::OK();
+      });
+      if (has_table) rows = test::kv_rows(*db).size();
+      if (acknowledged >= 1) CHECK(has_table);
+      CHECK(rows + 1 >= static_cast<size_t>(acknowledged));
+      if (has_table || acknowledged >= 1) CHECK(marker_flags_of(fs) == internal::kMarkerLogged);
     }
   }
 }

@@ -395,8 +395,9 @@ class Database {
     kContents,  // a log segment or a complete checkpoint: what recovery reads
     kScratch,   // a checkpoint or marker being written (.tmp), or the spare: recovery ignores it
     kLock,      // "LOCK", held while the database is open
-    kMarker,    // "solo.db": says the directory holds a database, and which (written once,
-                // when it is created; engine/README.md "Database marker"). A tool that
+    kMarker,    // "solo.db": says the directory holds a database, and which (written when
+                // it is created, and again once its first round is durable, to say it has
+                // logged; engine/README.md "Database marker"). A tool that
                 // removes a database removes it last: a directory that holds it and
                 // lacks the log is refused at open, never taken for a new database.
   };
