@@ -51,7 +51,7 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
                    std::string* key) {
   // Resized, not cleared: a text key value keeps its buffer for the next statement.
   const size_t equal_count = level.equal.size();  // read once (see ExecuteInsert)
-  key_values->resize(equal_count);
+  if (key_values->size() != equal_count) key_values->resize(equal_count);
   Value scratch;
   // The commonest key, integers for integer columns, is encoded as the
   // values come (TPC-C's every key); anything else takes the general path.
@@ -70,7 +70,10 @@ bool BuildEqualKey(const ScanLevel& level, const Frame& frame, std::vector<solo:
     (*key_values)[eq].set_int(value.as_int());
   }
   if (eq == equal_count) {
-    key->assign(buffer, length);
+    // clear + append: std::string::assign's general replace (overlaps,
+    // reallocation) cost more than the key's encoding.
+    key->clear();
+    key->append(buffer, length);
     return true;
   }
   for (; eq < equal_count; ++eq) {
