@@ -1967,6 +1967,12 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
       level.needed_offsets.push_back(offset);
     }
     if (level.needed_offsets.size() != level.needed.size()) level.needed_offsets.clear();
+    if (level.needed_offsets.empty() || level.range_filter_bounds == 0) continue;
+    for (uint32_t col : level.needed_exact) {
+      const size_t needed_idx =
+          std::find(level.needed.begin(), level.needed.end(), col) - level.needed.begin();
+      level.needed_exact_offsets.push_back(level.needed_offsets[needed_idx]);
+    }
   }
   return plan;
 }

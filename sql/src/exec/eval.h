@@ -148,8 +148,9 @@ void NarrowModifyScan(ModifyPlan* modify);
 // For a SELECT: the columns of each level's row that nothing reads but the
 // filters its exact key already satisfies (where_is_key) are not loaded
 // into slots (none is dropped if an expression holds a subquery or a level
-// is a derived table). Called once, at bind time, before decode_columns is
-// set from `needed`.
+// is a derived table), and a batched join saves with each queued row only
+// the outer slots read after its lookup (SelectPlan::batch_saved_slots).
+// Called once, at bind time, before decode_columns is set from `needed`.
 void NarrowSelectLevels(SelectPlan* plan);
 // Finds the row of a point plan (PlanPointSelect or PlanPointModify): checks
 // the constant filters, builds the key into scratch->key, reads the row,

@@ -133,6 +133,15 @@ struct ScanLevel {
   // of needed[k] is needed_offsets[k] and a row's needed columns are read in
   // place, none before them walked; else empty.
   std::vector<uint32_t> needed_offsets;
+  // SELECT only: `needed` less the columns that only this level's range
+  // bound filters read (where_range_bound), with their offsets as above
+  // (empty when needed_offsets is): what a range scan whose bounds BuildRange
+  // made exact loads, as it never evaluates those filters (Stock-Level's
+  // ol_o_id). range_filter_bounds is the OR of where_range_bound; 0 when no
+  // column is left out (then `needed` is loaded).
+  std::vector<uint32_t> needed_exact;
+  std::vector<uint32_t> needed_exact_offsets;
+  uint8_t range_filter_bounds = 0;
   // A subquery in FROM, materialized when the level opens.
   std::unique_ptr<SelectPlan> derived;
   // Filters: `on` decide whether a row matches (LEFT JOIN: else one
@@ -199,6 +208,14 @@ struct SelectPlan {
   // into slots.
   std::vector<int> point_output_column;
   std::vector<uint32_t> point_slot_columns;
+  // A batched join (BatchedLookupLevel, eval.h): when batch_slots_planned,
+  // the slots of the levels before the batched one that a queued row needs
+  // again once its lookup is done, those that the batched level's evaluated
+  // filters, the levels after it and the outputs or aggregates read (its
+  // key was built before the row was queued); else every needed column of
+  // those levels is saved. Set by NarrowSelectLevels.
+  bool batch_slots_planned = false;
+  std::vector<uint32_t> batch_saved_slots;
   // UNION's input (Binder::BindUnion): plans whose rows RunSelect sends to
   // the same target after this plan's own, each run whole (its DISTINCT,
   // ORDER BY and LIMIT its own); only in a derived level's plan.

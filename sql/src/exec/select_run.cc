@@ -130,17 +130,21 @@ void DecodeLeading(const ScanLevel& level, std::string_view row,
   if (!status.ok()) ThrowSql(SqlState::kInternalError, "cannot decode a row: " + status.ToString());
 }
 
-// Loads the columns of `row` that `level` needs into their slots; fills
+// Loads the columns of `row` that `level` needs into their slots (with
+// exact_range, a range scan's whose bounds were exact: needed_exact); fills
 // *columns only for a level without needed_offsets (a scan whose decoding is
 // handed on: RunScan's).
-void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo::ColumnView>* columns,
-                  Value* slots) {
+void DecodeNeeded(const ScanLevel& level, std::string_view row,
+                  std::vector<solo::ColumnView>* columns, Value* slots, bool exact_range = false) {
+  const std::vector<uint32_t>& needed = exact_range ? level.needed_exact : level.needed;
   if (!level.needed_offsets.empty()) {
-    const size_t needed_count = level.needed.size();  // read once (see ExecuteInsert)
+    const std::vector<uint32_t>& offsets =
+        exact_range ? level.needed_exact_offsets : level.needed_offsets;
+    const size_t needed_count = needed.size();  // read once (see ExecuteInsert)
     for (size_t needed_idx = 0; needed_idx < needed_count; ++needed_idx) {
-      const uint32_t col = level.needed[needed_idx];
+      const uint32_t col = needed[needed_idx];
       solo::ColumnView view;
-      if (!solo::read_column_at(level.schema, row, col, level.needed_offsets[needed_idx], &view)) {
+      if (!solo::read_column_at(level.schema, row, col, offsets[needed_idx], &view)) {
         ThrowSql(SqlState::kInternalError, "cannot decode a row: row too short");
       }
       FromEngine(view, level.schema.columns[col], &slots[level.slot_base + col]);
@@ -148,7 +152,7 @@ void DecodeNeeded(const ScanLevel& level, std::string_view row, std::vector<solo
     return;
   }
   DecodeLeading(level, row, columns);
-  for (uint32_t col : level.needed) {
+  for (uint32_t col : needed) {
     FromEngine((*columns)[col], level.schema.columns[col], &slots[level.slot_base + col]);
   }
 }
@@ -279,6 +283,10 @@ class Scanner {
     frame_.outer = outer;
     frame_.env = env;
     batched_level_ = BatchedLookupLevel(plan);
+    if (plan.batch_slots_planned) {
+      saved_slots_.assign(plan.batch_saved_slots.begin(), plan.batch_saved_slots.end());
+      return;
+    }
     // The outer levels' slots a queued row needs again: a table's needed
     // columns (no other slot is loaded or read), a derived level's all.
     for (int level_idx = 0; level_idx < batched_level_; ++level_idx) {
@@ -334,8 +342,9 @@ class Scanner {
     for (uint32_t col = 0; col < level.columns; ++col) slots_[level.slot_base + col].SetNull();
   }
 
-  void Decode(const ScanLevel& level, LevelState& state, std::string_view row) {
-    DecodeNeeded(level, row, &state.columns, slots_.data());
+  void Decode(const ScanLevel& level, LevelState& state, std::string_view row,
+              bool exact_range = false) {
+    DecodeNeeded(level, row, &state.columns, slots_.data(), exact_range);
     state.row = row;
   }
 
@@ -509,6 +518,11 @@ class Scanner {
     }
     state.cursor.emplace(std::move(cursor.value()));
     ExecEnv* env = frame_.env;
+    // The range-bound filters are not evaluated (NonKeyFilters): the columns
+    // only they read are not loaded.
+    const bool exact_range =
+        level.range_filter_bounds != 0 &&
+        (state.exact_bounds & level.range_filter_bounds) == level.range_filter_bounds;
     for (; state.cursor->valid(); state.cursor->next()) {
       CountRowForCancel(env);
       std::string_view row;
@@ -519,7 +533,7 @@ class Scanner {
         state.primary_key = state.cursor->key();
         row = state.cursor->value();
       }
-      Decode(level, state, row);
+      Decode(level, state, row, exact_range);
       if (!Filters(level.on)) continue;
       *matched = true;
       // The range is the exact key prefix of the equality bounds (BuildRange,
@@ -1155,12 +1169,16 @@ namespace {
 // already satisfy (those are never evaluated: Scanner::NonKeyFilters). False
 // if one holds a subquery or a level is a derived table (its slots are
 // filled whole from its rows).
-bool MarkScanReads(const SelectPlan& plan, std::vector<bool>* read) {
+// skip_range_level: the level whose range-bound filters (where_range_bound)
+// are left out, as when its bounds were exact (or -1).
+bool MarkScanReads(const SelectPlan& plan, std::vector<bool>* read, int skip_range_level = -1) {
   auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, read); };
   for (const BExprPtr& filter : plan.constant_filters) {
     if (!mark(filter)) return false;
   }
-  for (const ScanLevel& level : plan.levels) {
+  for (size_t level_idx = 0; level_idx < plan.levels.size(); ++level_idx) {
+    const ScanLevel& level = plan.levels[level_idx];
+    const bool skip_range = static_cast<int>(level_idx) == skip_range_level;
     if (level.derived) return false;
     for (const KeyBound& bound : level.equal) {
       if (!mark(bound.value)) return false;
@@ -1173,7 +1191,9 @@ bool MarkScanReads(const SelectPlan& plan, std::vector<bool>* read) {
       if (!mark(filter)) return false;
     }
     for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-      if (!level.where_is_key[filter_idx] && !mark(level.where[filter_idx])) return false;
+      if (level.where_is_key[filter_idx]) continue;
+      if (skip_range && level.where_range_bound[filter_idx] != 0) continue;
+      if (!mark(level.where[filter_idx])) return false;
     }
   }
   return true;
@@ -1215,28 +1235,106 @@ void NarrowModifyScan(ModifyPlan* modify) {
   KeepNeeded(read, &plan);
 }
 
-void NarrowSelectLevels(SelectPlan* plan) {
-  std::vector<bool> read(plan->slot_count, false);
-  if (!MarkScanReads(*plan, &read)) return;
-  auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, &read); };
-  if (plan->aggregate) {
+namespace {
+
+// Marks in *read the columns of this query's row that its outputs read
+// (over the input row: group keys and aggregate arguments when it
+// aggregates, else the select list and sort expressions), LIMIT and
+// OFFSET; false if one holds a subquery.
+bool MarkOutputReads(const SelectPlan& plan, std::vector<bool>* read) {
+  auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, read); };
+  if (plan.aggregate) {
     // Outputs, HAVING and ORDER BY are over the aggregate row.
-    for (const BExprPtr& key : plan->group_keys) {
-      if (!mark(key)) return;
+    for (const BExprPtr& key : plan.group_keys) {
+      if (!mark(key)) return false;
     }
-    for (const AggSpec& agg : plan->aggs) {
-      if (!mark(agg.arg)) return;
+    for (const AggSpec& agg : plan.aggs) {
+      if (!mark(agg.arg)) return false;
     }
   } else {
-    for (const BExprPtr& output : plan->outputs) {
-      if (!mark(output)) return;
+    for (const BExprPtr& output : plan.outputs) {
+      if (!mark(output)) return false;
     }
-    for (const SelectPlan::SortKey& key : plan->order) {
-      if (!mark(key.expr)) return;
+    for (const SelectPlan::SortKey& key : plan.order) {
+      if (!mark(key.expr)) return false;
     }
   }
-  if (!mark(plan->limit) || !mark(plan->offset)) return;
-  KeepNeeded(read, plan);
+  return mark(plan.limit) && mark(plan.offset);
+}
+
+// Sets plan->batch_saved_slots: a queued outer row of a batched join is
+// run on after its lookup through the batched level's filters but those
+// its exact key satisfied (the key itself was built when it was queued),
+// the levels after it, and the outputs; only the outer slots that these
+// read are saved with it and restored. Nothing is planned (every needed
+// column is saved) when one holds a subquery or a level is a derived table.
+void PlanBatchSlots(SelectPlan* plan) {
+  plan->batch_slots_planned = false;
+  plan->batch_saved_slots.clear();
+  const int batched = BatchedLookupLevel(*plan);
+  if (batched < 0) return;
+  std::vector<bool> read(plan->slot_count, false);
+  auto mark = [&](const BExprPtr& expr) { return !expr || MarkColumns(*expr, &read); };
+  for (size_t level_idx = 0; level_idx < plan->levels.size(); ++level_idx) {
+    const ScanLevel& level = plan->levels[level_idx];
+    if (level.derived) return;
+    if (level_idx < static_cast<size_t>(batched)) continue;
+    const bool after = level_idx > static_cast<size_t>(batched);
+    if (after) {
+      for (const KeyBound& bound : level.equal) {
+        if (!mark(bound.value)) return;
+      }
+      if (!mark(level.lower.value) || !mark(level.upper.value)) return;
+      for (const BExprPtr& value : level.in_values) {
+        if (!mark(value)) return;
+      }
+    }
+    for (const BExprPtr& filter : level.on) {
+      if (!mark(filter)) return;
+    }
+    // The batched level is an inner join by its whole key: its key filters
+    // never run. A later level may run them all (a LEFT JOIN's NULL row).
+    for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
+      if ((after || !level.where_is_key[filter_idx]) && !mark(level.where[filter_idx])) return;
+    }
+  }
+  if (!MarkOutputReads(*plan, &read)) return;
+  for (int level_idx = 0; level_idx < batched; ++level_idx) {
+    const ScanLevel& level = plan->levels[level_idx];
+    for (uint32_t col : level.needed) {
+      if (read[level.slot_base + col]) plan->batch_saved_slots.push_back(level.slot_base + col);
+    }
+  }
+  plan->batch_slots_planned = true;
+}
+
+}  // namespace
+
+void NarrowSelectLevels(SelectPlan* plan) {
+  std::vector<bool> read(plan->slot_count, false);
+  if (MarkScanReads(*plan, &read) && MarkOutputReads(*plan, &read)) {
+    KeepNeeded(read, plan);
+    // Each level's columns that only its own range-bound filters read.
+    for (size_t level_idx = 0; level_idx < plan->levels.size(); ++level_idx) {
+      ScanLevel& level = plan->levels[level_idx];
+      uint8_t bounds = 0;
+      for (uint8_t bound : level.where_range_bound) bounds |= bound;
+      if (bounds == 0) continue;
+      std::vector<bool> exact_read(plan->slot_count, false);
+      if (!MarkScanReads(*plan, &exact_read, static_cast<int>(level_idx)) ||
+          !MarkOutputReads(*plan, &exact_read)) {
+        continue;  // (cannot happen: the same expressions, fewer of them)
+      }
+      std::vector<uint32_t> needed_exact;
+      for (uint32_t col : level.needed) {
+        if (exact_read[level.slot_base + col]) needed_exact.push_back(col);
+      }
+      if (needed_exact.size() == level.needed.size()) continue;
+      level.needed_exact = std::move(needed_exact);
+      level.range_filter_bounds = bounds;
+    }
+  }
+  PlanBatchSlots(plan);
 }
 
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
