@@ -656,17 +656,31 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
     heap_order.resize(columns.size());
     order = heap_order.data();
   }
+  // With `decoded`, the new row's size and whether every value keeps its
+  // column's size are summed in the same pass (a repeated column, which
+  // callers do not pass, has them summed again below, over the winners).
+  size_t size = row.size();
+  size_t resized = 0;  // patches whose value changes its column's size
+  bool repeated = false;
   size_t patches = 0;
   for (uint32_t patch = 0; patch < columns.size(); ++patch) {
     uint32_t column = columns[patch];
     if (column >= column_count) return Status::InvalidArgument("bad column");
-    if (!value_fits(schema.columns[column], values[patch])) {
-      return check_value(schema.columns[column], values[patch]);
+    const Value& value = values[patch];
+    if (!value_fits(schema.columns[column], value))
+      return check_value(schema.columns[column], value);
+    if (decoded != nullptr) {
+      const size_t old_size =
+          decoded[column].end - (column == 0 ? bitmap : decoded[column - 1].end);
+      const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
+      resized += old_size != new_size;
+      size = size - old_size + new_size;
     }
     size_t at = patches;
     while (at > 0 && order[at - 1].first > column) at--;
     if (at > 0 && order[at - 1].first == column) {
       order[at - 1].second = patch;
+      repeated = true;
       continue;
     }
     for (size_t move = patches; move > at; --move) order[move] = order[move - 1];
@@ -675,22 +689,25 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   }
   if (decoded != nullptr) {
     // Where each column starts and ends is known: no pass over the row. The
-    // new row's size first, then one resize and the runs and values written
-    // in place.
-    size_t size = row.size();
+    // new row's size is known (summed above), so one resize and the runs and
+    // values written in place.
+    if (repeated) {
+      size = row.size();
+      resized = 0;
+      for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+        const uint32_t column = order[patch_idx].first;
+        const Value& value = values[order[patch_idx].second];
+        const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
+        const size_t old_size = decoded[column].end - column_start;
+        const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
+        resized += old_size != new_size;
+        size = size - old_size + new_size;
+      }
+    }
     // Every new value as long as the old one (a counter, a balance, a date
     // over a date: TPC-C's every stock and customer patch): the row is
     // copied whole and the values written over the old ones in place.
-    bool same_sizes = true;
-    for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-      const uint32_t column = order[patch_idx].first;
-      const Value& value = values[order[patch_idx].second];
-      const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
-      const size_t old_size = decoded[column].end - column_start;
-      const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
-      same_sizes = same_sizes && old_size == new_size;
-      size = size - old_size + new_size;
-    }
+    const bool same_sizes = resized == 0;
     if (size > kMaxRowBytes) return Status::InvalidArgument("row too large");
     if (same_sizes) {
       out->assign(row);
