@@ -135,10 +135,9 @@ inline void node_prefetch(const Node* node) {
   if (node->class_ != 0) __builtin_prefetch(base + 9 * 64);
 }
 
-// <0, 0, >0 as key idx of `node` is less than, equal to, greater than `key`.
-inline int node_compare(const Node* node, int idx, const KeyRef& key) {
-  uint64_t prefix = node->prefix(idx);
-  if (prefix != key.prefix) return prefix < key.prefix ? -1 : 1;
+// node_compare of key idx and `key` whose prefixes are equal: the rest of
+// the bytes, then the lengths.
+inline int node_compare_tail(const Node* node, int idx, const KeyRef& key) {
   uint32_t len = node->key_len_[idx];
   uint32_t common = len < key.size ? len : key.size;
   if (common > 8) {
@@ -148,35 +147,50 @@ inline int node_compare(const Node* node, int idx, const KeyRef& key) {
   return (len > key.size) - (len < key.size);
 }
 
+// <0, 0, >0 as key idx of `node` is less than, equal to, greater than `key`.
+inline int node_compare(const Node* node, int idx, const KeyRef& key) {
+  uint64_t prefix = node->prefix(idx);
+  if (prefix != key.prefix) return prefix < key.prefix ? -1 : 1;
+  return node_compare_tail(node, idx, key);
+}
+
+// The searches below are binary searches over halving steps from
+// kNodeCapacity down (six probes at most, each a load, a compare and a
+// select, where a search over [lo, hi) also kept both ends): `pos` grows
+// while the entry before pos + step is still on the near side of `key`.
+// Most probes are decided by the prefixes alone; equal prefixes take
+// node_compare_tail.
+static_assert(kNodeCapacity == 32, "the searches' first step is kNodeCapacity");
+
 // First index whose key is >= key (count_ if none); *found if equal.
 inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
-  int lo = 0;
-  int hi = node->count_;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if (node_compare(node, mid, key) < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
+  const int count = node->count_;
+  int pos = 0;
+  for (int step = kNodeCapacity; step > 0; step >>= 1) {
+    const int probe = pos + step;
+    if (probe > count) continue;
+    const uint64_t prefix = node->prefix(probe - 1);
+    const bool less = prefix < key.prefix ||
+                      (prefix == key.prefix && node_compare_tail(node, probe - 1, key) < 0);
+    pos = less ? probe : pos;
   }
-  *found = lo < node->count_ && node_compare(node, lo, key) == 0;
-  return lo;
+  *found = pos < count && node->prefix(pos) == key.prefix && node_compare_tail(node, pos, key) == 0;
+  return pos;
 }
 
 // First index whose key is > key (count_ if none).
 inline int node_upper_bound(const Node* node, const KeyRef& key) {
-  int lo = 0;
-  int hi = node->count_;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if (node_compare(node, mid, key) <= 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
+  const int count = node->count_;
+  int pos = 0;
+  for (int step = kNodeCapacity; step > 0; step >>= 1) {
+    const int probe = pos + step;
+    if (probe > count) continue;
+    const uint64_t prefix = node->prefix(probe - 1);
+    const bool not_greater = prefix < key.prefix ||
+                             (prefix == key.prefix && node_compare_tail(node, probe - 1, key) <= 0);
+    pos = not_greater ? probe : pos;
   }
-  return lo;
+  return pos;
 }
 
 // Inner node: the child whose range holds key (the last key <= key, else 0).

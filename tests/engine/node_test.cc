@@ -92,6 +92,42 @@ TEST_CASE("comparisons agree with memcmp order, also on prefix ties") {
   }
 }
 
+// The searches step from kNodeCapacity down by halves: every count from
+// empty to full, every key present and every gap (before the first, between
+// two, after the last), in short keys (prefixes decide) and long keys with
+// one shared 8-byte prefix (the tails decide).
+TEST_CASE("searches find every position at every count, full nodes included") {
+  const bool long_keys = GENERATE(false, true);
+  NodeMemory memory(long_keys ? 4 : 0);  // class 4: 32 keys of 11 bytes fit
+  Node* node = memory.get();
+  // Key `rank`, even ranks stored: long keys share their first 9 bytes.
+  auto key_of = [&](int rank) {
+    std::string key = long_keys ? std::string(9, 'k') : std::string();
+    key.push_back(static_cast<char>('a' + rank / 26));
+    key.push_back(static_cast<char>('a' + rank % 26));
+    return key;
+  };
+  for (int count = 0; count <= kNodeCapacity; ++count) {
+    node_init(node, true, node->class_, 1);
+    for (int idx = 0; idx < count; ++idx) {
+      std::string key = key_of(2 * idx + 1);
+      node_insert_at(node, idx, make_key(key), nullptr);
+    }
+    REQUIRE(node->count_ == count);
+    for (int rank = 0; rank <= 2 * count + 1; ++rank) {
+      std::string key = key_of(rank);
+      KeyRef ref = make_key(key);
+      const bool stored = rank % 2 == 1 && rank < 2 * count + 1;
+      const int expected = rank / 2;  // stored keys below rank
+      bool found;
+      REQUIRE(node_lower_bound(node, ref, &found) == expected);
+      REQUIRE(found == stored);
+      REQUIRE(node_upper_bound(node, ref) == expected + (stored ? 1 : 0));
+      REQUIRE(node_route(node, ref) == std::max(0, expected + (stored ? 1 : 0) - 1));
+    }
+  }
+}
+
 TEST_CASE("removes and compaction keep the heap accounting") {
   const int node_class = GENERATE(range(0, kNodeClasses));
   std::mt19937_64 rng(6);
