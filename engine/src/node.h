@@ -155,8 +155,8 @@ inline int node_compare(const Node* node, int idx, const KeyRef& key) {
 }
 
 // The searches below are binary searches over halving steps from
-// kNodeCapacity down (six probes at most, each a load, a compare and a
-// select, where a search over [lo, hi) also kept both ends): `pos` grows
+// kNodeCapacity down (six probes at most, each a load and a compare of the
+// prefixes, where a search over [lo, hi) also kept both ends): `pos` grows
 // while the entry before pos + step is still on the near side of `key`.
 // Most probes are decided by the prefixes alone; equal prefixes take
 // node_compare_tail.
@@ -165,6 +165,7 @@ static_assert(kNodeCapacity == 32, "the searches' first step is kNodeCapacity");
 // First index whose key is >= key (count_ if none); *found if equal.
 inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
   const int count = node->count_;
+  SOLO_ASSERT(count <= kNodeCapacity);  // the first step covers every entry
   int pos = 0;
   for (int step = kNodeCapacity; step > 0; step >>= 1) {
     const int probe = pos + step;
@@ -181,6 +182,7 @@ inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
 // First index whose key is > key (count_ if none).
 inline int node_upper_bound(const Node* node, const KeyRef& key) {
   const int count = node->count_;
+  SOLO_ASSERT(count <= kNodeCapacity);  // the first step covers every entry
   int pos = 0;
   for (int step = kNodeCapacity; step > 0; step >>= 1) {
     const int probe = pos + step;
