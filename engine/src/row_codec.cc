@@ -661,21 +661,22 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
   // callers do not pass, has them summed again below, over the winners).
   size_t size = row.size();
   size_t resized = 0;  // patches whose value changes its column's size
+  auto account = [&](uint32_t column, const Value& value) {
+    const size_t old_size = decoded[column].end - (column == 0 ? bitmap : decoded[column - 1].end);
+    const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
+    resized += old_size != new_size;
+    size = size - old_size + new_size;
+  };
   bool repeated = false;
   size_t patches = 0;
   for (uint32_t patch = 0; patch < columns.size(); ++patch) {
     uint32_t column = columns[patch];
     if (column >= column_count) return Status::InvalidArgument("bad column");
     const Value& value = values[patch];
-    if (!value_fits(schema.columns[column], value))
+    if (!value_fits(schema.columns[column], value)) {
       return check_value(schema.columns[column], value);
-    if (decoded != nullptr) {
-      const size_t old_size =
-          decoded[column].end - (column == 0 ? bitmap : decoded[column - 1].end);
-      const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
-      resized += old_size != new_size;
-      size = size - old_size + new_size;
     }
+    if (decoded != nullptr) account(column, value);
     size_t at = patches;
     while (at > 0 && order[at - 1].first > column) at--;
     if (at > 0 && order[at - 1].first == column) {
@@ -695,13 +696,7 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
       size = row.size();
       resized = 0;
       for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-        const uint32_t column = order[patch_idx].first;
-        const Value& value = values[order[patch_idx].second];
-        const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
-        const size_t old_size = decoded[column].end - column_start;
-        const size_t new_size = value.is_null() ? 0 : encoded_size(schema.columns[column], value);
-        resized += old_size != new_size;
-        size = size - old_size + new_size;
+        account(order[patch_idx].first, values[order[patch_idx].second]);
       }
     }
     // Every new value as long as the old one (a counter, a balance, a date
