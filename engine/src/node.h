@@ -162,8 +162,10 @@ inline int node_compare(const Node* node, int idx, const KeyRef& key) {
 // node_compare_tail.
 static_assert(kNodeCapacity == 32, "the searches' first step is kNodeCapacity");
 
-// First index whose key is >= key (count_ if none); *found if equal.
-inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
+// The number of leading entries of `node` before `key`: those whose key is
+// < key (kAfterEqual false) or <= key (true).
+template <bool kAfterEqual>
+inline int node_search(const Node* node, const KeyRef& key) {
   const int count = node->count_;
   SOLO_ASSERT(count <= kNodeCapacity);  // the first step covers every entry
   int pos = 0;
@@ -171,28 +173,25 @@ inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
     const int probe = pos + step;
     if (probe > count) continue;
     const uint64_t prefix = node->prefix(probe - 1);
-    const bool less = prefix < key.prefix ||
-                      (prefix == key.prefix && node_compare_tail(node, probe - 1, key) < 0);
-    pos = less ? probe : pos;
+    const bool before =
+        prefix < key.prefix ||
+        (prefix == key.prefix && node_compare_tail(node, probe - 1, key) < (kAfterEqual ? 1 : 0));
+    pos = before ? probe : pos;
   }
-  *found = pos < count && node->prefix(pos) == key.prefix && node_compare_tail(node, pos, key) == 0;
+  return pos;
+}
+
+// First index whose key is >= key (count_ if none); *found if equal.
+inline int node_lower_bound(const Node* node, const KeyRef& key, bool* found) {
+  const int pos = node_search<false>(node, key);
+  *found = pos < node->count_ && node->prefix(pos) == key.prefix &&
+           node_compare_tail(node, pos, key) == 0;
   return pos;
 }
 
 // First index whose key is > key (count_ if none).
 inline int node_upper_bound(const Node* node, const KeyRef& key) {
-  const int count = node->count_;
-  SOLO_ASSERT(count <= kNodeCapacity);  // the first step covers every entry
-  int pos = 0;
-  for (int step = kNodeCapacity; step > 0; step >>= 1) {
-    const int probe = pos + step;
-    if (probe > count) continue;
-    const uint64_t prefix = node->prefix(probe - 1);
-    const bool not_greater = prefix < key.prefix ||
-                             (prefix == key.prefix && node_compare_tail(node, probe - 1, key) <= 0);
-    pos = not_greater ? probe : pos;
-  }
-  return pos;
+  return node_search<true>(node, key);
 }
 
 // Inner node: the child whose range holds key (the last key <= key, else 0).
