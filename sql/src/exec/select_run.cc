@@ -648,7 +648,7 @@ class Scanner {
     // (else no row can match).
     if (!BuildEqualKey(level, frame_, &state.key_values, &batch.keys[entry])) return true;
     ++batch.count;
-    Value* saved = &batch.outer_slots[entry * width];
+    Value* saved = batch.outer_slots.data() + entry * width;  // none when width is 0
     for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
       CopyValue(slots_[saved_slots_[slot_idx]], &saved[slot_idx]);
     }
@@ -677,7 +677,7 @@ class Scanner {
     for (size_t entry = 0; entry < count; ++entry) {
       // Restored for every entry, found or not: after a flush from
       // AddToBatch the outer levels go on with their current row, the last.
-      const Value* saved = &batch.outer_slots[entry * width];
+      const Value* saved = batch.outer_slots.data() + entry * width;
       for (size_t slot_idx = 0; slot_idx < width; ++slot_idx) {
         CopyValue(saved[slot_idx], &slots_[saved_slots_[slot_idx]]);
       }
