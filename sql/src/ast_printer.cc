@@ -299,30 +299,39 @@ class Printer {
       });
       out_ += " ";
     }
-    out_ += select.distinct ? "SELECT DISTINCT " : "SELECT ";
-    SelectItems(select.items);
-    if (!select.from.empty()) {
-      out_ += " FROM ";
-      Join(select.from, [this](const TableRefPtr& ref) { TableRef(*ref); });
-    }
-    if (select.where) {
-      out_ += " WHERE ";
-      TopLevel(*select.where);
-    }
-    if (!select.group_by.empty()) {
-      out_ += " GROUP BY ";
-      Join(select.group_by, [this](const ExprPtr& expr) { TopLevel(*expr); });
-    }
-    if (select.having) {
-      out_ += " HAVING ";
-      TopLevel(*select.having);
+    if (select.body) {
+      out_ += "(";
+      Subquery(*select.body);
+      out_ += ")";
+    } else {
+      out_ += select.distinct ? "SELECT DISTINCT " : "SELECT ";
+      SelectItems(select.items);
+      if (!select.from.empty()) {
+        out_ += " FROM ";
+        Join(select.from, [this](const TableRefPtr& ref) { TableRef(*ref); });
+      }
+      if (select.where) {
+        out_ += " WHERE ";
+        TopLevel(*select.where);
+      }
+      if (!select.group_by.empty()) {
+        out_ += " GROUP BY ";
+        Join(select.group_by, [this](const ExprPtr& expr) { TopLevel(*expr); });
+      }
+      if (select.having) {
+        out_ += " HAVING ";
+        TopLevel(*select.having);
+      }
     }
     for (const SelectStmt::SetArm& arm : select.set_arms) {
-      out_ += arm.all ? " UNION ALL " : " UNION ";
+      out_ += arm.op == SelectStmt::SetOp::kUnion       ? " UNION "
+              : arm.op == SelectStmt::SetOp::kIntersect ? " INTERSECT "
+                                                        : " EXCEPT ";
+      if (arm.all) out_ += "ALL ";
       const SelectStmt& other = *arm.select;
       const bool parenthesized = !other.set_arms.empty() || !other.order_by.empty() ||
                                  other.limit != nullptr || other.offset != nullptr ||
-                                 !other.with.empty();
+                                 !other.with.empty() || other.body != nullptr;
       if (parenthesized) out_ += "(";
       Select(other);
       if (parenthesized) out_ += ")";

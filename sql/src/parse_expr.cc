@@ -224,7 +224,6 @@ ExprPtr Parser::ParsePrimary() {
           Advance();
           auto exists = std::make_unique<ExistsExpr>(token.pos);
           Expect(TokenKind::kLeftParen);
-          if (!IsQueryStart()) SyntaxError(Peek(), "SELECT");
           exists->subquery = ParseSubqueryBody();
           return exists;
         }

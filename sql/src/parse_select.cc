@@ -8,28 +8,15 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   DepthGuard guard(*this, Peek().pos);
   std::vector<SelectStmt::CommonTable> with;
   if (AcceptKeyword(Keyword::kWith)) with = ParseWithList();
-  std::unique_ptr<SelectStmt> select = ParseSelectCore();
+  // The first operand's INTERSECT arms and then the UNION and EXCEPT arms go
+  // into one list: combined left to right, that is (a INTERSECT b) UNION c.
+  std::unique_ptr<SelectStmt> select = ParseIntersectTerm(/*first=*/true);
   select->with = std::move(with);
-  while (IsKeyword(Keyword::kUnion) || IsKeyword(Keyword::kIntersect) ||
-         IsKeyword(Keyword::kExcept)) {
-    const Token& op = Peek();
-    if (!IsKeyword(Keyword::kUnion)) {
-      Fail(SqlState::kFeatureNotSupported,
-           std::string(KeywordName(op.keyword)) + " is not supported (UNION is)", op.pos);
-    }
+  while (IsKeyword(Keyword::kUnion) || IsKeyword(Keyword::kExcept)) {
+    const SelectStmt::SetOp op =
+        IsKeyword(Keyword::kUnion) ? SelectStmt::SetOp::kUnion : SelectStmt::SetOp::kExcept;
     Advance();
-    SelectStmt::SetArm arm;
-    if (AcceptKeyword(Keyword::kAll)) {
-      arm.all = true;
-    } else {
-      AcceptKeyword(Keyword::kDistinct);
-    }
-    if (Accept(TokenKind::kLeftParen)) {
-      arm.select = ParseSubqueryBody();
-    } else {
-      arm.select = ParseSelectCore();
-    }
-    select->set_arms.push_back(std::move(arm));
+    select->set_arms.push_back(ParseSetArm(op));
   }
   if (AcceptKeyword(Keyword::kOrder)) {
     ExpectKeyword(Keyword::kBy);
@@ -40,6 +27,51 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
     if (AcceptKeyword(Keyword::kOffset)) select->offset = ParseExpr();
   }
   return select;
+}
+
+// After UNION, INTERSECT or EXCEPT: [ALL | DISTINCT] and the operand, which
+// after UNION or EXCEPT takes the INTERSECT arms that follow it.
+SelectStmt::SetArm Parser::ParseSetArm(SelectStmt::SetOp op) {
+  SelectStmt::SetArm arm;
+  arm.op = op;
+  if (AcceptKeyword(Keyword::kAll)) {
+    arm.all = true;
+  } else {
+    AcceptKeyword(Keyword::kDistinct);
+  }
+  if (op == SelectStmt::SetOp::kIntersect) {
+    if (Accept(TokenKind::kLeftParen)) {
+      arm.select = ParseSubqueryBody();
+    } else {
+      arm.select = ParseSelectCore();
+    }
+  } else {
+    arm.select = ParseIntersectTerm(/*first=*/false);
+  }
+  return arm;
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseIntersectTerm(bool first) {
+  const SourcePos pos = Peek().pos;
+  std::unique_ptr<SelectStmt> term;
+  if (Accept(TokenKind::kLeftParen)) {
+    term = ParseSubqueryBody();
+    // Arms added to the parenthesized query itself would fall under its own
+    // ORDER BY and LIMIT, and after its own arms: it becomes the body of a
+    // new statement instead. Only an arm's lone operand stays as it is.
+    if (first || IsKeyword(Keyword::kIntersect)) {
+      auto outer = std::make_unique<SelectStmt>(pos);
+      outer->body = std::move(term);
+      term = std::move(outer);
+    }
+  } else {
+    term = ParseSelectCore();
+  }
+  while (IsKeyword(Keyword::kIntersect)) {
+    Advance();
+    term->set_arms.push_back(ParseSetArm(SelectStmt::SetOp::kIntersect));
+  }
+  return term;
 }
 
 std::vector<SelectStmt::CommonTable> Parser::ParseWithList() {
@@ -56,7 +88,6 @@ std::vector<SelectStmt::CommonTable> Parser::ParseWithList() {
     }
     ExpectKeyword(Keyword::kAs);
     Expect(TokenKind::kLeftParen);
-    if (!IsQueryStart()) SyntaxError(Peek(), "SELECT");
     table.select = ParseSubqueryBody();
     list.push_back(std::move(table));
   } while (Accept(TokenKind::kComma));
@@ -208,6 +239,7 @@ TableRefPtr Parser::ParseTablePrimary() {
 }
 
 std::unique_ptr<SelectStmt> Parser::ParseSubqueryBody() {
+  if (!IsQueryStart() && !Is(TokenKind::kLeftParen)) SyntaxError(Peek(), "SELECT");
   std::unique_ptr<SelectStmt> select = ParseSelect();
   Expect(TokenKind::kRightParen);
   return select;

@@ -120,6 +120,7 @@ void Parser::ExpectOnlySemicolonsLeft() {
 
 StatementPtr Parser::ParseStatementBody() {
   const Token& first = Peek();
+  if (first.kind == TokenKind::kLeftParen) return ParseSelect();  // (SELECT ...) ...
   if (first.kind == TokenKind::kKeyword) {
     switch (first.keyword) {
       case Keyword::kSelect:

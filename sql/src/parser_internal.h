@@ -89,10 +89,17 @@ class Parser {
   std::vector<ExprPtr> ParseExprList();
 
   // ---- SELECT (parse_select.cc)
-  // A SELECT with its UNION arms, ORDER BY and LIMIT.
+  // A query: [WITH], a SELECT or a parenthesized query, its UNION,
+  // INTERSECT and EXCEPT arms, ORDER BY and LIMIT.
   std::unique_ptr<SelectStmt> ParseSelect();
-  // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]: an arm of a UNION.
+  // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]: an operand of UNION,
+  // INTERSECT or EXCEPT.
   std::unique_ptr<SelectStmt> ParseSelectCore();
+  // An operand (a SELECT, or a query in parentheses) and the INTERSECT arms
+  // after it. `first`: the query's first operand, to which the caller adds
+  // the UNION and EXCEPT arms (a parenthesized one becomes a body).
+  std::unique_ptr<SelectStmt> ParseIntersectTerm(bool first);
+  SelectStmt::SetArm ParseSetArm(SelectStmt::SetOp op);
   // After WITH: name [(columns)] AS (SELECT ...), ...
   std::vector<SelectStmt::CommonTable> ParseWithList();
   // SELECT or WITH: where a query begins.
@@ -103,7 +110,8 @@ class Parser {
   TableRefPtr ParseTablePrimary();
   Identifier ParseOptionalAlias();
   void ParseOrderBy(std::vector<OrderItem>& order_by);
-  // A subquery after its '(' was consumed: SELECT ... ')'.
+  // A subquery after its '(' was consumed: SELECT ... ')' (or WITH, or a
+  // parenthesized query).
   std::unique_ptr<SelectStmt> ParseSubqueryBody();
 
   // ---- INSERT, UPDATE, DELETE (parse_dml.cc)

@@ -122,6 +122,33 @@ TEST_CASE("roundtrip: UNION", "[parser][roundtrip]") {
                  "INSERT INTO t SELECT a FROM u UNION SELECT 1");
 }
 
+TEST_CASE("roundtrip: INTERSECT and EXCEPT", "[parser][roundtrip]") {
+  CheckRoundTrip("select a from t intersect all select b from u except distinct select 1",
+                 "SELECT a FROM t INTERSECT ALL SELECT b FROM u EXCEPT SELECT 1");
+  // INTERSECT binds tighter: its operands become one arm.
+  CheckRoundTrip("SELECT 1 UNION SELECT 2 INTERSECT SELECT 3 EXCEPT ALL SELECT 4",
+                 "SELECT 1 UNION (SELECT 2 INTERSECT SELECT 3) EXCEPT ALL SELECT 4");
+  CheckRoundTrip("SELECT 1 INTERSECT SELECT 2 UNION SELECT 3",
+                 "SELECT 1 INTERSECT SELECT 2 UNION SELECT 3");
+  CheckRoundTrip("SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)",
+                 "SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)");
+  // A parenthesized operand followed by INTERSECT, and a statement that
+  // begins with a parenthesis, keep theirs.
+  CheckRoundTrip("SELECT 1 UNION (SELECT 2 UNION SELECT 3) INTERSECT SELECT 4",
+                 "SELECT 1 UNION ((SELECT 2 UNION SELECT 3) INTERSECT SELECT 4)");
+  CheckRoundTrip("(select 1 order by 1 limit 1) intersect (select 2) order by 1",
+                 "(SELECT 1 ORDER BY 1 LIMIT 1) INTERSECT SELECT 2 ORDER BY 1");
+  CheckRoundTrip("((SELECT 1))", "((SELECT 1))");
+  CheckRoundTrip("EXPLAIN (SELECT a FROM t) EXCEPT SELECT b FROM u",
+                 "EXPLAIN (SELECT a FROM t) EXCEPT SELECT b FROM u");
+  CheckRoundTrip("WITH w AS ((SELECT 1) INTERSECT SELECT 2) SELECT * FROM w",
+                 "WITH w AS ((SELECT 1) INTERSECT SELECT 2) SELECT * FROM w");
+  CheckRoundTrip("SELECT EXISTS ((SELECT 1) EXCEPT SELECT 2)",
+                 "SELECT EXISTS ((SELECT 1) EXCEPT SELECT 2)");
+  CheckRoundTrip("SELECT a FROM t WHERE a IN (SELECT b FROM u INTERSECT SELECT c FROM v)",
+                 "SELECT a FROM t WHERE a IN (SELECT b FROM u INTERSECT SELECT c FROM v)");
+}
+
 TEST_CASE("roundtrip: NULLS FIRST and LAST", "[parser][roundtrip]") {
   CheckRoundTrip("select a from t order by a nulls first, b desc nulls last, c asc, d desc",
                  "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST, c, d DESC");

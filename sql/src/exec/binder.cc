@@ -1710,7 +1710,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     }
     ctes_.push_back(&table);
   }
-  std::unique_ptr<SelectPlan> plan = select.set_arms.empty()
+  std::unique_ptr<SelectPlan> plan = select.set_arms.empty() && select.body == nullptr
                                          ? BindSelectBody(select, outer, /*core_only=*/false)
                                          : BindUnion(select, outer);
   ctes_.resize(visible);
@@ -2018,42 +2018,64 @@ std::unique_ptr<SelectPlan> Binder::WrapUnionInput(std::unique_ptr<SelectPlan> i
   return plan;
 }
 
-// SELECT ... UNION [ALL] SELECT ... [ORDER BY] [LIMIT] (sql/README.md
-// "UNION"). The arms need the same number of columns (42601); each column's
-// values are matched as a CASE's are (42804 across type families; a string
-// literal takes the others' type: MatchValues). UNION is left-associative
-// and its DISTINCT covers everything to its left, so the result is the arms
-// up to the last UNION without ALL, made distinct together, followed by the
-// rest as they come: two plans deep however many arms. ORDER BY names a
-// result column or gives its position (PostgreSQL: an expression there is
-// 0A000).
+// Where an operand of UNION, INTERSECT or EXCEPT begins: its first item.
+SourcePos FirstItemPos(const SelectStmt& select) {
+  return select.body != nullptr ? FirstItemPos(*select.body) : select.items[0].pos;
+}
+
+std::string_view SetOpName(SelectStmt::SetOp op) {
+  return op == SelectStmt::SetOp::kUnion       ? "UNION"
+         : op == SelectStmt::SetOp::kIntersect ? "INTERSECT"
+                                               : "EXCEPT";
+}
+
+// SELECT ... UNION | INTERSECT | EXCEPT [ALL] SELECT ... [ORDER BY] [LIMIT]
+// (sql/README.md "UNION, INTERSECT and EXCEPT"), and a parenthesized query
+// with its own ORDER BY or LIMIT. The arms need the same number of columns
+// (42601); each column's values are matched as a CASE's are (42804 across
+// type families; a string literal takes the others' type: MatchValues).
+// The arms combine left to right (the parser has grouped INTERSECT's
+// operands). A UNION's DISTINCT covers everything to its left, so a run of
+// UNION arms is those up to its last UNION without ALL, made distinct
+// together with what comes before, followed by the rest as they come. An
+// INTERSECT or EXCEPT wraps everything before it in a plan whose rows
+// RunSelect keeps or drops by the arm's (SelectPlan::set_op). ORDER BY
+// names a result column or gives its position (PostgreSQL: an expression
+// there is 0A000).
 std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* outer) {
   std::vector<std::unique_ptr<SelectPlan>> arms;
-  arms.push_back(BindSelectBody(select, outer, /*core_only=*/true));
-  size_t distinct_arms = 1;  // arms[0, distinct_arms) are made distinct together
+  arms.push_back(select.body != nullptr ? BindSelect(*select.body, outer)
+                                        : BindSelectBody(select, outer, /*core_only=*/true));
+  // arms[0, compared_arms) have their rows compared with each other's: by a
+  // UNION's DISTINCT, an INTERSECT or an EXCEPT.
+  size_t compared_arms = 1;
   for (const SelectStmt::SetArm& arm : select.set_arms) {
     arms.push_back(BindSelect(*arm.select, outer));
     if (arms.back()->outputs.size() != arms[0]->outputs.size()) {
-      ThrowSql(SqlState::kSyntaxError, "each UNION query must have the same number of columns",
-               arm.select->items[0].pos);
+      ThrowSql(SqlState::kSyntaxError,
+               fmt::format("each {} query must have the same number of columns", SetOpName(arm.op)),
+               FirstItemPos(*arm.select));
     }
-    if (!arm.all) distinct_arms = arms.size();
+    if (!arm.all || arm.op != SelectStmt::SetOp::kUnion) compared_arms = arms.size();
   }
   const size_t width = arms[0]->outputs.size();
   std::vector<BExpr> types(width);
   for (size_t col = 0; col < width; ++col) {
     std::vector<BExprPtr*> values;
     for (auto& arm : arms) values.push_back(&arm->outputs[col]);
-    const std::vector<const BExpr*> matched = MatchValues("UNION", values, select.pos);
+    const std::vector<const BExpr*> matched = MatchValues(
+        SetOpName(select.set_arms.empty() ? SelectStmt::SetOp::kUnion : select.set_arms[0].op),
+        values, select.pos);
     types[col].known_type = CommonType(matched);
     types[col].known_boolean = FirstKnownIsBoolean(matched);
     // Among doubles the other numbers become doubles, as in PostgreSQL (2.50
-    // is 2.5, and a bigint may round), which resolves each UNION in turn: the
-    // DISTINCT compares in the type of the arms it covers, so those are cast
-    // when one of them is a double, and every row at the end otherwise.
-    const std::vector<const BExpr*> distinct_part(matched.begin(), matched.begin() + distinct_arms);
-    if (distinct_arms > 1 && CommonType(distinct_part) == Type::kDouble) {
-      for (size_t arm = 0; arm < distinct_arms; ++arm) {
+    // is 2.5, and a bigint may round), which resolves each operation in
+    // turn: rows are compared in the type of the arms they come from, so
+    // those are cast when one of them is a double, and every row at the end
+    // otherwise.
+    const std::vector<const BExpr*> compared(matched.begin(), matched.begin() + compared_arms);
+    if (compared_arms > 1 && CommonType(compared) == Type::kDouble) {
+      for (size_t arm = 0; arm < compared_arms; ++arm) {
         const std::optional<Type> type = KnownType(*arms[arm]->outputs[col]);
         if (type && *type != Type::kDouble) WrapInCast(&arms[arm]->outputs[col], Type::kDouble);
       }
@@ -2069,12 +2091,37 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
 
   std::unique_ptr<SelectPlan> input = std::move(arms[0]);
   size_t next = 1;
-  if (distinct_arms > 1) {
-    for (; next < distinct_arms; ++next) input->union_arms.push_back(std::move(arms[next]));
-    input = WrapUnionInput(std::move(input), types, select.pos);
-    input->distinct = true;
+  while (next < arms.size()) {
+    const SelectStmt::SetArm& arm = select.set_arms[next - 1];
+    if (arm.op != SelectStmt::SetOp::kUnion) {
+      input = WrapUnionInput(std::move(input), types, select.pos);
+      input->set_op = arm.op == SelectStmt::SetOp::kIntersect ? SelectPlan::SetOp::kIntersect
+                                                              : SelectPlan::SetOp::kExcept;
+      input->set_all = arm.all;
+      input->set_right = std::move(arms[next++]);
+      continue;
+    }
+    // A run of UNION arms, [next, end); [next, distinct_end) under a DISTINCT.
+    size_t end = next;
+    size_t distinct_end = next;
+    bool distinct = false;
+    for (; end < arms.size() && select.set_arms[end - 1].op == SelectStmt::SetOp::kUnion; ++end) {
+      if (!select.set_arms[end - 1].all) {
+        distinct_end = end + 1;
+        distinct = true;
+      }
+    }
+    // An INTERSECT's or EXCEPT's plan keeps or drops its union_arms' rows too.
+    if (input->set_op != SelectPlan::SetOp::kNone) {
+      input = WrapUnionInput(std::move(input), types, select.pos);
+    }
+    for (; next < distinct_end; ++next) input->union_arms.push_back(std::move(arms[next]));
+    if (distinct) {
+      input = WrapUnionInput(std::move(input), types, select.pos);
+      input->distinct = true;
+    }
+    for (; next < end; ++next) input->union_arms.push_back(std::move(arms[next]));
   }
-  for (; next < arms.size(); ++next) input->union_arms.push_back(std::move(arms[next]));
   std::unique_ptr<SelectPlan> plan = WrapUnionInput(std::move(input), types, select.pos);
   for (size_t col = 0; col < width; ++col) {
     if (types[col].known_type == Type::kDouble) WrapInCast(&plan->outputs[col], Type::kDouble);

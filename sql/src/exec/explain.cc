@@ -18,8 +18,24 @@ std::string Join(const std::vector<std::string>& parts, std::string_view separat
 
 void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::string>* out);
 
-// A plan with UNION arms: "Append", then this plan's own rows and each arm's.
+void ExplainAppend(const SelectPlan& plan, int indent, std::vector<std::string>* out);
+
+// An INTERSECT or EXCEPT: "HashSetOp", then its left side (this plan's rows)
+// and its right side.
 void ExplainSelect(const SelectPlan& plan, int indent, std::vector<std::string>* out) {
+  if (plan.set_op == SelectPlan::SetOp::kNone) {
+    ExplainAppend(plan, indent, out);
+    return;
+  }
+  out->push_back(std::string(indent * 2, ' ') + "HashSetOp " +
+                 (plan.set_op == SelectPlan::SetOp::kIntersect ? "Intersect" : "Except") +
+                 (plan.set_all ? " All" : ""));
+  ExplainAppend(plan, indent + 1, out);
+  ExplainSelect(*plan.set_right, indent + 1, out);
+}
+
+// A plan with UNION arms: "Append", then this plan's own rows and each arm's.
+void ExplainAppend(const SelectPlan& plan, int indent, std::vector<std::string>* out) {
   if (plan.union_arms.empty()) {
     ExplainSelectRows(plan, indent, out);
     return;

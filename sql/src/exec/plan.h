@@ -220,6 +220,16 @@ struct SelectPlan {
   // the same target after this plan's own, each run whole (its DISTINCT,
   // ORDER BY and LIMIT its own); only in a derived level's plan.
   std::vector<std::unique_ptr<SelectPlan>> union_arms;
+  // INTERSECT or EXCEPT [ALL] (Binder::BindUnion): RunSelect passes on this
+  // plan's rows (its own and its union_arms') by how often set_right's rows
+  // hold each, comparing whole rows as DISTINCT does (NULLs equal, numbers
+  // by value): INTERSECT a row both hold, once (ALL: as often as both hold
+  // it); EXCEPT a row set_right lacks, once (ALL: as often as this plan
+  // holds it more). Only in a derived level's plan.
+  enum class SetOp : uint8_t { kNone, kIntersect, kExcept };
+  SetOp set_op = SetOp::kNone;
+  bool set_all = false;
+  std::unique_ptr<SelectPlan> set_right;
 };
 
 struct InsertPlan {

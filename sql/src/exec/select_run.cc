@@ -1423,11 +1423,85 @@ class UnionTarget : public RowTarget {
   bool wants_more_ = true;
 };
 
+// The rows of an INTERSECT's or EXCEPT's right side: how often each came,
+// by its DISTINCT key (AppendHashKey: NULLs equal, numbers by value).
+class SetCountTarget : public RowTarget {
+ public:
+  bool Emit(std::span<const Value> row) override {
+    key_.clear();
+    for (const Value& value : row) AppendHashKey(value, &key_);
+    ++counts_[key_];
+    return true;
+  }
+  std::unordered_map<std::string, int64_t>& counts() { return counts_; }
+
+ private:
+  std::unordered_map<std::string, int64_t> counts_;
+  std::string key_;
+};
+
+// Passes on the left side's rows that an INTERSECT or EXCEPT keeps
+// (SelectPlan::set_op), using up the right side's counts: a count is how
+// many more of that row may pass (INTERSECT) or are still to be dropped
+// (EXCEPT). Without ALL a row that passed gets the count 0 (INTERSECT: none
+// more pass; EXCEPT: an entry, so none more pass).
+class SetOpTarget : public RowTarget {
+ public:
+  SetOpTarget(const SelectPlan& plan, std::unordered_map<std::string, int64_t>* counts,
+              RowTarget* target)
+      : intersect_(plan.set_op == SelectPlan::SetOp::kIntersect),
+        all_(plan.set_all),
+        counts_(*counts),
+        target_(target) {}
+
+  bool Emit(std::span<const Value> row) override {
+    key_.clear();
+    for (const Value& value : row) AppendHashKey(value, &key_);
+    const auto found = counts_.find(key_);
+    bool pass = false;
+    if (intersect_) {
+      pass = found != counts_.end() && found->second > 0;
+      if (pass) found->second = all_ ? found->second - 1 : 0;
+    } else if (all_) {
+      pass = found == counts_.end() || found->second == 0;
+      if (!pass) --found->second;
+    } else {
+      pass = found == counts_.end();
+      if (pass) counts_.emplace(key_, 0);
+    }
+    return !pass || target_->Emit(row);
+  }
+
+ private:
+  const bool intersect_;
+  const bool all_;
+  std::unordered_map<std::string, int64_t>& counts_;
+  RowTarget* target_;
+  std::string key_;
+};
+
 void RunSelectRows(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target);
+void RunSelectArms(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target);
 
 }  // namespace
 
 void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
+  if (plan.set_op == SelectPlan::SetOp::kNone) {
+    RunSelectArms(plan, env, outer, target);
+    return;
+  }
+  SetCountTarget right;
+  RunSelect(*plan.set_right, env, outer, &right);
+  // Nothing to intersect with: no row passes, and the left side is not run.
+  if (plan.set_op == SelectPlan::SetOp::kIntersect && right.counts().empty()) return;
+  SetOpTarget left(plan, &right.counts(), target);
+  RunSelectArms(plan, env, outer, &left);
+}
+
+namespace {
+
+// RunSelect without the plan's set_op: its own rows, then its union_arms'.
+void RunSelectArms(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {
   if (plan.union_arms.empty()) {
     RunSelectRows(plan, env, outer, target);
     return;
@@ -1439,8 +1513,6 @@ void RunSelect(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarg
     RunSelect(*arm, env, outer, &union_target);
   }
 }
-
-namespace {
 
 // RunSelect without the plan's union_arms.
 void RunSelectRows(const SelectPlan& plan, ExecEnv* env, const Frame* outer, RowTarget* target) {

@@ -443,11 +443,17 @@ std::vector<Step> Gen::SimpleSelect() {
   return {{sql, false}};
 }
 
-// Two or three arms over any tables joined by UNION or UNION ALL, each
-// giving a number or a text at every position (the same shape), sometimes
-// as a WITH query, the whole sometimes ordered by every column and limited. Nothing in them may
-// fail: which arm's row fails first is the engines' own order.
+// Two or three arms over any tables joined by UNION, INTERSECT or EXCEPT,
+// with or without ALL (INTERSECT binds tighter: the arms' grouping is the
+// engines' to get right), each giving a number or a text at every position
+// (the same shape); with three arms, now and then parentheses around two of
+// them; sometimes as a WITH query, the whole sometimes ordered by every
+// column and limited. Nothing in them may fail: which arm's row fails first
+// is the engines' own order.
 std::vector<Step> Gen::Union() {
+  static const char* const kOps[] = {" UNION ALL ",     " UNION ",  " INTERSECT ",
+                                     " INTERSECT ALL ", " EXCEPT ", " EXCEPT ALL "};
+  static const int kOpWeights[] = {25, 20, 15, 10, 15, 15};
   const int width = 1 + static_cast<int>(rng_.Below(3));
   std::vector<bool> text(width);
   for (int col = 0; col < width; ++col) text[col] = rng_.Chance(40);
@@ -456,18 +462,28 @@ std::vector<Step> Gen::Union() {
   std::string sql;
   // Not t3 under a text column: its CHAR(4) q in the first arm makes the
   // column PostgreSQL's bpchar, which pads q's rows alone (sql/README.md
-  // "UNION": solo pads only a column that is CHAR(n) in every arm).
+  // "UNION, INTERSECT and EXCEPT": solo pads only a column that is CHAR(n)
+  // in every arm).
   const bool any_text = std::find(text.begin(), text.end(), true) != text.end();
+  // 0: none; 1: (arm 0 OP arm 1) OP arm 2; 2: arm 0 OP (arm 1 OP arm 2).
+  const int group = arms == 3 && rng_.Chance(30) ? 1 + static_cast<int>(rng_.Below(2)) : 0;
   for (int arm = 0; arm < arms; ++arm) {
     const Table& table = Tables()[rng_.Below(any_text ? 2 : Tables().size())];
     const Scope scope = ScopeOf(table, "");
-    if (arm > 0) sql += rng_.Chance(40) ? " UNION ALL " : " UNION ";
+    if (arm > 0) {
+      int pick = static_cast<int>(rng_.Below(100));
+      size_t op = 0;
+      while (pick >= kOpWeights[op]) pick -= kOpWeights[op++];
+      sql += kOps[op];
+    }
+    if ((group == 1 && arm == 0) || (group == 2 && arm == 1)) sql += "(";
     sql += "SELECT ";
     for (int col = 0; col < width; ++col) {
       if (col > 0) sql += ", ";
       sql += text[col] ? Str(scope, 1) : Num(scope, 0);
     }
     sql += " FROM " + table.name + WhereOrNot(scope);
+    if ((group == 1 && arm == 1) || (group == 2 && arm == 2)) sql += ")";
   }
   --no_fail_depth_;
   // Now and then as a WITH query, read once or twice.

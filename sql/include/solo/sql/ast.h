@@ -361,7 +361,7 @@ struct SelectStmt : Statement {
   static constexpr StatementKind kKind = StatementKind::kSelect;
   explicit SelectStmt(SourcePos source_pos) : Statement(kKind, source_pos) {}
   bool distinct = false;
-  std::vector<SelectItem> items;  // never empty
+  std::vector<SelectItem> items;  // never empty, unless body is set
   std::vector<TableRefPtr> from;  // comma-separated items; empty without FROM
   ExprPtr where;                  // null when not written
   std::vector<ExprPtr> group_by;
@@ -369,12 +369,23 @@ struct SelectStmt : Statement {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
-  // `... UNION [ALL] arm ...`: the arms after this statement's own SELECT
-  // (which is the first), combined left to right. With arms, order_by,
-  // limit and offset apply to the whole combination, not to the first arm.
-  // An arm written in parentheses may have its own ORDER BY, LIMIT and arms.
+  // `(query)` written where this statement's SELECT would be (a statement
+  // that begins with a parenthesis, or a parenthesized operand followed by
+  // INTERSECT): distinct, items, from, where, group_by and having are then
+  // empty, and the query is the first operand of set_arms. Else null.
+  std::unique_ptr<SelectStmt> body;
+  // `... UNION | INTERSECT | EXCEPT [ALL] arm ...`: the arms after this
+  // statement's own SELECT (or body), which is the first, combined left to
+  // right. INTERSECT binds tighter than UNION and EXCEPT, so the parser
+  // makes `a UNION b INTERSECT c` an arm `UNION (b INTERSECT c)`; a list
+  // never holds an INTERSECT arm after a UNION or EXCEPT one. With arms,
+  // order_by, limit and offset apply to the whole combination, not to the
+  // first arm. An arm written in parentheses may have its own ORDER BY,
+  // LIMIT and arms.
+  enum class SetOp : uint8_t { kUnion, kIntersect, kExcept };
   struct SetArm {
-    bool all = false;  // UNION ALL: keep duplicates
+    SetOp op = SetOp::kUnion;
+    bool all = false;  // ALL: keep duplicates (INTERSECT ALL, EXCEPT ALL: count them)
     std::unique_ptr<SelectStmt> select;
   };
   std::vector<SetArm> set_arms;
