@@ -124,7 +124,9 @@ bool PlanPointSelect(SelectPlan* plan);
 // Runs such a plan with the buffers in *scratch: appends its row (if any)
 // to *out (null: drops it) and returns the number of rows, 0 or 1. The same
 // result as RunSelect, without its per-call allocations. Throws ExecFailure.
-uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out);
+// prebuilt_key: as FindPointRow's.
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out,
+                        std::string_view prebuilt_key = {});
 
 // The first join level after the first that is an inner join by the whole
 // primary key (see sql/README.md "Plans"), or -1. The scan looks it up for
@@ -159,9 +161,12 @@ void NarrowSelectLevels(SelectPlan* plan);
 // slots, and checks the other filters. False when no row matches. *row
 // points into the tree: valid until the transaction changes it. for_update:
 // the row is about to be changed (WriteTxn::get_for_update; env->write set).
+// prebuilt_key (data() not null): the key PointRowKey built for the same
+// parameters (PreparedStatement::ExecuteBatch, for its look-ahead), looked
+// up as it is instead of building it into scratch->key again.
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
                   const Frame& frame, ExecScratch* scratch, std::string_view* row,
-                  bool for_update = false);
+                  bool for_update = false, std::string_view prebuilt_key = {});
 // The key FindPointRow would look up for `frame`, into scratch->key, without
 // the lookup or the filters; false when no row can match. Throws ExecFailure.
 bool PointRowKey(const SelectPlan& plan, const Frame& frame, ExecScratch* scratch);

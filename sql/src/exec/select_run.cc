@@ -1338,17 +1338,21 @@ void NarrowSelectLevels(SelectPlan* plan) {
 }
 
 bool FindPointRow(const SelectPlan& plan, std::span<const uint32_t> slot_columns,
-                  const Frame& frame, ExecScratch* scratch, std::string_view* row,
-                  bool for_update) {
+                  const Frame& frame, ExecScratch* scratch, std::string_view* row, bool for_update,
+                  std::string_view prebuilt_key) {
   const ScanLevel& level = plan.levels[0];
   for (const BExprPtr& filter : plan.constant_filters) {
     if (!EvalPredicate(*filter, frame)) return false;
   }
-  if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return false;
+  std::string_view lookup = prebuilt_key;
+  if (lookup.data() == nullptr) {
+    if (!BuildEqualKey(level, frame, &scratch->key_values, &scratch->key)) return false;
+    lookup = scratch->key;
+  }
   // A row about to be changed is found through the WriteTxn, which keeps the
   // descent for the change (no second search).
-  Status found = for_update ? frame.env->write->get_for_update(level.table, scratch->key, row)
-                            : frame.env->view->get(level.table, scratch->key, row);
+  Status found = for_update ? frame.env->write->get_for_update(level.table, lookup, row)
+                            : frame.env->view->get(level.table, lookup, row);
   if (!found.ok()) return false;
   std::vector<solo::ColumnView>& columns = scratch->columns;
   DecodeLeading(level, *row, &columns);
@@ -1366,14 +1370,18 @@ bool PointRowKey(const SelectPlan& plan, const Frame& frame, ExecScratch* scratc
   return BuildEqualKey(plan.levels[0], frame, &scratch->key_values, &scratch->key);
 }
 
-uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out) {
+uint64_t RunPointSelect(const SelectPlan& plan, ExecEnv* env, ExecScratch* scratch, ResultSet* out,
+                        std::string_view prebuilt_key) {
   const ScanLevel& level = plan.levels[0];
   if (scratch->slots.size() < plan.slot_count) scratch->slots.resize(plan.slot_count);
   Frame frame;
   frame.slots = scratch->slots.data();
   frame.env = env;
   std::string_view row;
-  if (!FindPointRow(plan, plan.point_slot_columns, frame, scratch, &row)) return 0;
+  if (!FindPointRow(plan, plan.point_slot_columns, frame, scratch, &row, /*for_update=*/false,
+                    prebuilt_key)) {
+    return 0;
+  }
   const std::vector<solo::ColumnView>& columns = scratch->columns;
   std::vector<Value> dropped;
   Value* dest = nullptr;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 #include <utility>
 
 #include "exec/ddl.h"
@@ -385,9 +386,10 @@ class ModifyCollector : public ScanTarget {
 
 // UPDATE or DELETE of the row with a given primary key: one lookup, and for
 // UPDATE the assigned columns patched into the stored bytes (the others are
-// neither decoded nor encoded again: WriteTxn::patch_columns).
-uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env,
-                            ResultSet* out) {
+// neither decoded nor encoded again: WriteTxn::patch_columns). prebuilt_key:
+// as FindPointRow's.
+uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, ResultSet* out,
+                            std::string_view prebuilt_key) {
   // The owner runs one statement at a time, and these plans hold no subquery.
   thread_local ExecScratch scratch;
   const SelectPlan& plan = *modify.scan;
@@ -398,9 +400,11 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
   frame.slots = scratch.slots.data();
   frame.env = env;
   std::string_view row;
-  if (!FindPointRow(plan, modify.point_slot_columns, frame, &scratch, &row, /*for_update=*/true)) {
+  if (!FindPointRow(plan, modify.point_slot_columns, frame, &scratch, &row, /*for_update=*/true,
+                    prebuilt_key)) {
     return 0;
   }
+  const std::string_view key = prebuilt_key.data() != nullptr ? prebuilt_key : scratch.key;
   Status status;
   if (is_update) {
     const auto& columns = level.schema.columns;
@@ -418,7 +422,7 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     const DecodedRow decoded{
         row, std::span<const solo::ColumnView>(scratch.columns).first(columns.size())};
     status = env->write->patch_columns(
-        level.table, scratch.key, modify.assigned_columns,
+        level.table, key, modify.assigned_columns,
         std::span<const solo::Value>(scratch.row_values.data(), assigned_count), nullptr, &decoded);
     if (status.ok() && returning) {
       // RETURNING reads the row as stored: its other columns are the old
@@ -440,14 +444,16 @@ uint64_t ExecutePointModify(const ModifyPlan& modify, bool is_update, ExecEnv* e
     }
   } else {
     AppendReturning(modify, frame, out);  // the row as it was
-    status = env->write->erase(level.table, scratch.key);
+    status = env->write->erase(level.table, key);
   }
   if (!status.ok()) ThrowStatus(status, level.schema);
   return 1;
 }
 
-uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, ResultSet* out) {
-  if (modify.point) return ExecutePointModify(modify, is_update, env, out);
+// prebuilt_key: FindPointRow's, for a point plan (else not given).
+uint64_t ExecuteModify(const ModifyPlan& modify, bool is_update, ExecEnv* env, ResultSet* out,
+                       std::string_view prebuilt_key = {}) {
+  if (modify.point) return ExecutePointModify(modify, is_update, env, out, prebuilt_key);
   thread_local ModifyBuffers buffers;
   ModifyCollector collector(modify, is_update, out != nullptr && !modify.returning.empty(), &buffers);
   if (collector.returning_) {
@@ -514,8 +520,11 @@ SqlError ExtraParameterError(const Plan& plan, size_t given) {
                               given == 1 ? "" : "s", plan.parameter_count));
 }
 
+// point_key (data() not null): the key of a point plan's row, built by
+// PointRowKey for these parameters (FindPointRow's prebuilt_key).
 SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, WriteTxn* write,
-              std::span<const Value> params, ResultSet* out, const std::atomic<bool>* cancel) {
+              std::span<const Value> params, ResultSet* out, const std::atomic<bool>* cancel,
+              std::string_view point_key = {}) {
   const Plan& plan = *plan_ptr;
   if (out != nullptr) {
     out->ResetFor(plan_ptr, plan.column_names,
@@ -571,7 +580,8 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
       case StatementKind::kSelect: {
         if (plan.point_select) {
           ExecScratch local;
-          affected = RunPointSelect(*plan.select, &env, out != nullptr ? &out->scratch() : &local, out);
+          affected = RunPointSelect(*plan.select, &env, out != nullptr ? &out->scratch() : &local,
+                                    out, point_key);
           break;
         }
         ResultTarget target(out);
@@ -580,8 +590,12 @@ SqlStatus Run(const std::shared_ptr<const Plan>& plan_ptr, const TxnView& view, 
         break;
       }
       case StatementKind::kInsert: affected = ExecuteInsert(*plan.insert, &env); break;
-      case StatementKind::kUpdate: affected = ExecuteModify(*plan.modify, true, &env, out); break;
-      case StatementKind::kDelete: affected = ExecuteModify(*plan.modify, false, &env, out); break;
+      case StatementKind::kUpdate:
+        affected = ExecuteModify(*plan.modify, true, &env, out, point_key);
+        break;
+      case StatementKind::kDelete:
+        affected = ExecuteModify(*plan.modify, false, &env, out, point_key);
+        break;
       default:
         ExecuteDdl(*plan.parsed.statement, write, cancel);
         break;
@@ -616,13 +630,29 @@ SqlStatus PreparedStatement::Execute(WriteTxn& txn, std::span<const Value> param
 
 namespace {
 
+// The keys of a batch's rows that PrefetchPointRows built, which the
+// statements then use as they are (FindPointRow's prebuilt_key) instead of
+// building them again: set k's is views[k] if k < count and views[k].data()
+// is not null (else its statement builds its own). Valid until the next
+// PrefetchPointRows into the same object.
+struct PrefetchedKeys {
+  static constexpr size_t kMaxSets = 64;  // more would leave the first ones' lines evicted again
+  std::string bytes;                      // the keys, one after another
+  size_t ends[kMaxSets];                  // per set: where its key ends in bytes
+  bool built[kMaxSets];
+  std::string_view views[kMaxSets];
+  size_t count = 0;
+  bool in_use = false;  // by an ExecuteBatch under way (a nested one takes another)
+};
+
 // The rows a batch of a point statement will find, looked up together ahead
 // of its statements (PreparedStatement::ExecuteBatch): their tree paths and
 // rows are then in the cache when each statement looks its row up again.
 // Only a hint: a set whose key cannot be built is skipped, and any error is
-// left for its statement to report.
+// left for its statement to report. The keys built go to *keys.
 void PrefetchPointRows(const Plan& plan, const TxnView& view,
-                       std::span<const std::span<const Value>> param_sets) {
+                       std::span<const std::span<const Value>> param_sets, PrefetchedKeys* keys) {
+  keys->count = 0;
   const SelectPlan* select = nullptr;
   if (plan.explain || param_sets.size() < 2) return;
   if (plan.kind == StatementKind::kSelect && plan.point_select) {
@@ -632,38 +662,42 @@ void PrefetchPointRows(const Plan& plan, const TxnView& view,
     select = plan.modify->scan.get();
   }
   if (select == nullptr) return;
-  constexpr size_t kMaxSets = 64;  // more would leave the first ones' lines evicted again
   thread_local ExecScratch scratch;
-  thread_local std::string keys;
-  thread_local std::vector<size_t> key_ends;
-  keys.clear();
-  key_ends.clear();
+  keys->bytes.clear();
   if (scratch.slots.size() < select->slot_count) scratch.slots.resize(select->slot_count);
   ExecEnv env;
   env.view = &view;
   Frame frame;
   frame.slots = scratch.slots.data();
   frame.env = &env;
+  const size_t set_count = std::min(param_sets.size(), PrefetchedKeys::kMaxSets);
   try {
-    for (size_t set = 0; set < param_sets.size() && set < kMaxSets; ++set) {
+    for (size_t set = 0; set < set_count; ++set) {
       if (param_sets[set].size() < plan.parameter_count) return;  // Execute() reports it
       env.params = param_sets[set];
-      if (!PointRowKey(*select, frame, &scratch)) continue;
-      keys += scratch.key;
-      key_ends.push_back(keys.size());
+      keys->built[set] = PointRowKey(*select, frame, &scratch);
+      if (keys->built[set]) keys->bytes += scratch.key;
+      keys->ends[set] = keys->bytes.size();
     }
   } catch (ExecFailure&) {
     return;  // its statement fails the same way, and reports it
   }
-  std::string_view key_views[kMaxSets];
-  std::string_view rows[kMaxSets];
+  std::string_view key_views[PrefetchedKeys::kMaxSets];
+  std::string_view rows[PrefetchedKeys::kMaxSets];
+  size_t key_count = 0;
   size_t start = 0;
-  for (size_t idx = 0; idx < key_ends.size(); ++idx) {
-    key_views[idx] = std::string_view(keys).substr(start, key_ends[idx] - start);
-    start = key_ends[idx];
+  for (size_t set = 0; set < set_count; ++set) {
+    if (keys->built[set]) {
+      keys->views[set] = std::string_view(keys->bytes).substr(start, keys->ends[set] - start);
+      key_views[key_count++] = keys->views[set];
+    } else {
+      keys->views[set] = std::string_view();
+    }
+    start = keys->ends[set];
   }
-  (void)view.get_many(select->levels[0].table, std::span(key_views, key_ends.size()),
-                      std::span(rows, key_ends.size()));
+  keys->count = set_count;
+  (void)view.get_many(select->levels[0].table, std::span(key_views, key_count),
+                      std::span(rows, key_count));
 }
 
 }  // namespace
@@ -672,11 +706,29 @@ SqlStatus PreparedStatement::ExecuteBatch(WriteTxn& txn,
                                           std::span<const std::span<const Value>> param_sets,
                                           ResultSet* out,
                                           FunctionRef<void(size_t, const ResultSet&)> each) const {
-  PrefetchPointRows(*plan_, txn, param_sets);
+  // A batch run from another's `each` builds its keys apart.
+  thread_local PrefetchedKeys shared_keys;
+  std::unique_ptr<PrefetchedKeys> nested_keys;
+  PrefetchedKeys* keys = &shared_keys;
+  if (shared_keys.in_use) {
+    nested_keys = std::make_unique<PrefetchedKeys>();
+    keys = nested_keys.get();
+  }
+  keys->in_use = true;
+  struct Release {
+    PrefetchedKeys* keys;
+    ~Release() { keys->in_use = false; }
+  } release{keys};
+  PrefetchPointRows(*plan_, txn, param_sets, keys);
   ResultSet dropped;
   ResultSet* target = out != nullptr ? out : &dropped;
   for (size_t set = 0; set < param_sets.size(); ++set) {
-    SqlStatus status = Execute(txn, param_sets[set], target);
+    // A set whose key was built: the point plan's statement (Execute's
+    // checks hold for it) with that key.
+    const std::string_view key = set < keys->count ? keys->views[set] : std::string_view();
+    SqlStatus status = key.data() != nullptr
+                           ? Run(plan_, txn, &txn, param_sets[set], target, nullptr, key)
+                           : Execute(txn, param_sets[set], target);
     if (!status.ok()) return status;
     each(set, *target);
   }
