@@ -324,10 +324,9 @@ class Printer {
       }
     }
     for (const SelectStmt::SetArm& arm : select.set_arms) {
-      out_ += arm.op == SelectStmt::SetOp::kUnion       ? " UNION "
-              : arm.op == SelectStmt::SetOp::kIntersect ? " INTERSECT "
-                                                        : " EXCEPT ";
-      if (arm.all) out_ += "ALL ";
+      out_ += " ";
+      out_ += SetOpKeyword(arm.op);
+      out_ += arm.all ? " ALL " : " ";
       const SelectStmt& other = *arm.select;
       const bool parenthesized = !other.set_arms.empty() || !other.order_by.empty() ||
                                  other.limit != nullptr || other.offset != nullptr ||

@@ -2023,12 +2023,6 @@ SourcePos FirstItemPos(const SelectStmt& select) {
   return select.body != nullptr ? FirstItemPos(*select.body) : select.items[0].pos;
 }
 
-std::string_view SetOpName(SelectStmt::SetOp op) {
-  return op == SelectStmt::SetOp::kUnion       ? "UNION"
-         : op == SelectStmt::SetOp::kIntersect ? "INTERSECT"
-                                               : "EXCEPT";
-}
-
 // SELECT ... UNION | INTERSECT | EXCEPT [ALL] SELECT ... [ORDER BY] [LIMIT]
 // (sql/README.md "UNION, INTERSECT and EXCEPT"), and a parenthesized query
 // with its own ORDER BY or LIMIT. The arms need the same number of columns
@@ -2052,9 +2046,10 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
   for (const SelectStmt::SetArm& arm : select.set_arms) {
     arms.push_back(BindSelect(*arm.select, outer));
     if (arms.back()->outputs.size() != arms[0]->outputs.size()) {
-      ThrowSql(SqlState::kSyntaxError,
-               fmt::format("each {} query must have the same number of columns", SetOpName(arm.op)),
-               FirstItemPos(*arm.select));
+      ThrowSql(
+          SqlState::kSyntaxError,
+          fmt::format("each {} query must have the same number of columns", SetOpKeyword(arm.op)),
+          FirstItemPos(*arm.select));
     }
     if (!arm.all || arm.op != SelectStmt::SetOp::kUnion) compared_arms = arms.size();
   }
@@ -2064,7 +2059,7 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
     std::vector<BExprPtr*> values;
     for (auto& arm : arms) values.push_back(&arm->outputs[col]);
     const std::vector<const BExpr*> matched = MatchValues(
-        SetOpName(select.set_arms.empty() ? SelectStmt::SetOp::kUnion : select.set_arms[0].op),
+        SetOpKeyword(select.set_arms.empty() ? SelectStmt::SetOp::kUnion : select.set_arms[0].op),
         values, select.pos);
     types[col].known_type = CommonType(matched);
     types[col].known_boolean = FirstKnownIsBoolean(matched);
@@ -2104,13 +2099,10 @@ std::unique_ptr<SelectPlan> Binder::BindUnion(const SelectStmt& select, Scope* o
     // A run of UNION arms, [next, end); [next, distinct_end) under a DISTINCT.
     size_t end = next;
     size_t distinct_end = next;
-    bool distinct = false;
     for (; end < arms.size() && select.set_arms[end - 1].op == SelectStmt::SetOp::kUnion; ++end) {
-      if (!select.set_arms[end - 1].all) {
-        distinct_end = end + 1;
-        distinct = true;
-      }
+      if (!select.set_arms[end - 1].all) distinct_end = end + 1;
     }
+    const bool distinct = distinct_end > next;
     // An INTERSECT's or EXCEPT's plan keeps or drops its union_arms' rows too.
     if (input->set_op != SelectPlan::SetOp::kNone) {
       input = WrapUnionInput(std::move(input), types, select.pos);

@@ -919,6 +919,12 @@ void Finish(const AggSpec& spec, const AggState& state, Value* out) {
   }
 }
 
+// A whole row's DISTINCT key (AppendHashKey: NULLs equal, numbers by
+// value): DISTINCT, INTERSECT and EXCEPT.
+void AppendRowKey(std::span<const Value> row, std::string* key) {
+  for (const Value& value : row) AppendHashKey(value, key);
+}
+
 // The output stage: projection, DISTINCT, sort, OFFSET and LIMIT.
 class OutputStage {
  public:
@@ -970,7 +976,7 @@ class OutputStage {
     }
     if (plan_.distinct) {
       std::string key;
-      for (size_t col = 0; col < width_; ++col) AppendHashKey(row_[col], &key);
+      AppendRowKey(std::span<const Value>(row_.data(), width_), &key);
       if (!seen_.insert(std::move(key)).second) return true;
     }
     if (plan_.need_sort) {
@@ -1437,7 +1443,7 @@ class SetCountTarget : public RowTarget {
  public:
   bool Emit(std::span<const Value> row) override {
     key_.clear();
-    for (const Value& value : row) AppendHashKey(value, &key_);
+    AppendRowKey(row, &key_);
     ++counts_[key_];
     return true;
   }
@@ -1464,7 +1470,7 @@ class SetOpTarget : public RowTarget {
 
   bool Emit(std::span<const Value> row) override {
     key_.clear();
-    for (const Value& value : row) AppendHashKey(value, &key_);
+    AppendRowKey(row, &key_);
     const auto found = counts_.find(key_);
     bool pass = false;
     if (intersect_) {

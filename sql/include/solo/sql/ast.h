@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solo/sql/error.h"
@@ -398,6 +399,13 @@ struct SelectStmt : Statement {
   };
   std::vector<CommonTable> with;
 };
+
+// "UNION", "INTERSECT" or "EXCEPT": the printer's and the binder's messages.
+inline std::string_view SetOpKeyword(SelectStmt::SetOp op) {
+  return op == SelectStmt::SetOp::kUnion       ? "UNION"
+         : op == SelectStmt::SetOp::kIntersect ? "INTERSECT"
+                                               : "EXCEPT";
+}
 
 // INSERT INTO table [(columns)] VALUES (...), ... | INSERT INTO table
 // [(columns)] SELECT ...
