@@ -62,6 +62,16 @@ Status LogWriter::open(LogState state) {
     auto file = fs_->open(path_of(info.slot), OpenMode::kReadWrite);
     if (!file.ok()) return file.status();
     segments_.push_back(Segment{info, std::move(*file)});
+    // Recovery read the segment as the page cache holds it: a process that
+    // died without a power loss (a refused write, a kill) can leave a
+    // started segment, or rounds, that were never synced. The database now
+    // depends on them (kMarkerLogged written at this open, a checkpoint of
+    // a replayed round, rounds appended after the replayed ones), so they
+    // are made durable first; a segment already durable has nothing to write.
+    if (info.seq != 0) {
+      Status status = segments_.back().file->sync();
+      if (!status.ok()) return status;
+    }
   }
   uint32_t next_slot = 0;
   uint64_t ring_bytes = 0;

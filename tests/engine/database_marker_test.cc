@@ -502,3 +502,46 @@ TEST_CASE(
     }
   }
 }
+
+// Regression (CI, session 47's try): a write refused with ENOSPC after the
+// first segment's header was written (its own write) and before its frames:
+// nothing acknowledged, the header never synced. The process lives on, and
+// the next open saw a started segment in the page cache, so it wrote
+// kMarkerLogged; a power loss then dropped the header, and the open after
+// it was refused as "log segments emptied". Now LogWriter::open syncs
+// every started segment before the database depends on it. Both log
+// writers; and a checkpoint of the reopened state must survive the same.
+TEST_CASE("marker: a started segment that was never synced is synced before the marker says so") {
+  const auto log_on_owner = GENERATE(Options::LogOnOwner::kNever, Options::LogOnOwner::kAlways);
+  const bool checkpoint = GENERATE(false, true);
+  INFO("log on owner " << (log_on_owner == Options::LogOnOwner::kAlways)
+                       << ", checkpoint at reopen " << checkpoint);
+  FaultFileSystem fs;
+  Options options = test::small_log_options(&fs, "/db", 0);
+  options.checkpoint_at_close_bytes = 0;
+  options.log_on_owner = log_on_owner;
+  {
+    auto db = test::open_dir(options);
+    REQUIRE(marker_flags_of(fs) == 0);
+    fs.enospc_after_bytes(internal::kSegmentHeaderBytes);  // the header fits, its frames do not
+    Status status =
+        db->write([&](WriteTxn& txn) { return txn.create_table(test::kv_schema()).status(); });
+    REQUIRE(!status.ok());
+    REQUIRE(fs.enospc_refusals() > 0);
+    (void)db->close();
+  }
+  fs.enospc_after_bytes(-1);  // space freed; no power loss: the header is still there
+  {
+    auto db = test::open_dir(options);  // a started segment: kMarkerLogged now
+    CHECK(marker_flags_of(fs) == internal::kMarkerLogged);
+    if (checkpoint) CHECK(db->checkpoint().ok());
+    CHECK(db->close().ok());
+  }
+  fs.crash(CrashMode::kDropUnsynced, 1);
+  auto opened = Database::open(options);
+  if (!opened.ok()) FAIL("reopen refused: " << opened.status().ToString());
+  (*opened)->read([&](ReadTxn& txn) {
+    CHECK(txn.catalog().tree_count() == 0);
+    return Status::OK();
+  });
+}
