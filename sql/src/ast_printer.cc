@@ -385,6 +385,9 @@ class Printer {
           case JoinType::kLeft:
             out_ += " LEFT JOIN ";
             break;
+          case JoinType::kRight:
+            out_ += " RIGHT JOIN ";
+            break;
           case JoinType::kCross:
             out_ += " CROSS JOIN ";
             break;

@@ -190,8 +190,13 @@ TableRefPtr Parser::ParseTableRef() {
       type = JoinType::kCross;
       Advance();
       ExpectKeyword(Keyword::kJoin);
-    } else if (IsKeyword(Keyword::kRight) || IsKeyword(Keyword::kFull)) {
-      Fail(SqlState::kFeatureNotSupported, "RIGHT and FULL joins are not supported; use LEFT JOIN",
+    } else if (IsKeyword(Keyword::kRight)) {
+      type = JoinType::kRight;
+      Advance();
+      AcceptKeyword(Keyword::kOuter);
+      ExpectKeyword(Keyword::kJoin);
+    } else if (IsKeyword(Keyword::kFull)) {
+      Fail(SqlState::kFeatureNotSupported, "FULL JOIN is not supported; use LEFT or RIGHT JOIN",
            token.pos);
     } else {
       break;

@@ -79,6 +79,9 @@ TEST_CASE("roundtrip: joins", "[parser][roundtrip]") {
   CheckRoundTrip("SELECT * FROM a JOIN b ON a.x = b.x", "SELECT * FROM a JOIN b ON a.x = b.x");
   CheckRoundTrip("SELECT * FROM a INNER JOIN b ON a.x = b.x LEFT OUTER JOIN c ON c.y = b.y",
                  "SELECT * FROM a JOIN b ON a.x = b.x LEFT JOIN c ON c.y = b.y");
+  CheckRoundTrip(
+      "SELECT * FROM a RIGHT OUTER JOIN b ON a.x = b.x RIGHT JOIN (c JOIN d ON TRUE) ON TRUE",
+      "SELECT * FROM a RIGHT JOIN b ON a.x = b.x RIGHT JOIN (c JOIN d ON TRUE) ON TRUE");
   CheckRoundTrip("SELECT * FROM a CROSS JOIN b, c LEFT JOIN d ON TRUE",
                  "SELECT * FROM a CROSS JOIN b, c LEFT JOIN d ON TRUE");
   CheckRoundTrip("SELECT * FROM a JOIN (b JOIN c ON b.x = c.x) ON a.x = b.x",

@@ -28,6 +28,9 @@ struct FromItem {
   std::vector<bool> needed;
   bool left_join = false;
   std::vector<const Expr*> on;  // LEFT JOIN conditions
+  // Its place in the FROM clause as written, which SELECT * follows: a
+  // RIGHT JOIN's left side is moved after its right side (AddFromItem).
+  uint32_t written = 0;
 };
 
 // An ORDER BY or GROUP BY item that is a constant, read as PostgreSQL does:
@@ -895,6 +898,7 @@ std::vector<solo::ColumnDef> DerivedColumns(const SelectPlan& plan,
 // column of a derived table is loaded, a table's as they are needed.
 void AppendFromItem(FromItem item, std::vector<FromItem>* items, uint32_t* slots) {
   item.slot_base = *slots;
+  item.written = static_cast<uint32_t>(items->size());
   *slots += static_cast<uint32_t>(item.columns.size());
   item.needed.assign(item.columns.size(), item.derived != nullptr);
   items->push_back(std::move(item));
@@ -940,10 +944,24 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
     }
     case TableRefKind::kJoin: {
       const auto& join = ref.As<JoinTableRef>();
+      const size_t first_left = items->size();
       AddFromItem(*join.left, items, slots, inner_conditions, outer);
       size_t first_right = items->size();
       AddFromItem(*join.right, items, slots, inner_conditions, outer);
-      if (join.type == JoinType::kLeft) {
+      if (join.type == JoinType::kRight) {
+        // `a RIGHT JOIN b ON c` is `b LEFT JOIN a ON c` with a's columns
+        // first: a moves after b's items (the levels keep the FROM order
+        // when there is an outer join), and SELECT * follows `written`.
+        if (first_right != first_left + 1) {
+          ThrowSql(SqlState::kFeatureNotSupported,
+                   "RIGHT JOIN whose left side is a join is not supported; write it as a LEFT JOIN",
+                   join.pos);
+        }
+        std::rotate(items->begin() + static_cast<ptrdiff_t>(first_left),
+                    items->begin() + static_cast<ptrdiff_t>(first_right), items->end());
+        first_right = items->size() - 1;
+      }
+      if (join.type == JoinType::kLeft || join.type == JoinType::kRight) {
         if (items->size() != first_right + 1) {
           ThrowSql(SqlState::kFeatureNotSupported,
                    "LEFT JOIN of a parenthesized join is not supported", join.right->pos);
@@ -1792,7 +1810,10 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
   for (const SelectItem& select_item : select.items) {
     if (select_item.is_star()) {
       bool any = false;
-      for (size_t item_idx = 0; item_idx < items.size(); ++item_idx) {
+      std::vector<size_t> written(items.size());
+      for (size_t item_idx = 0; item_idx < items.size(); ++item_idx)
+        written[items[item_idx].written] = item_idx;
+      for (size_t item_idx : written) {
         if (!select_item.star_table.empty() && items[item_idx].alias != select_item.star_table) continue;
         any = true;
         for (size_t col = 0; col < items[item_idx].columns.size(); ++col) {

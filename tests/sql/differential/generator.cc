@@ -647,7 +647,8 @@ std::vector<Step> Gen::Join() {
   static const std::vector<std::string> kOn = {"t1.a = t2.k1", "t1.s = t2.k2", "t1.c = t2.v",
                                                "t1.b = t2.x", "t1.a = t2.k1 AND t1.s = t2.k2"};
   std::string from;
-  switch (rng_.Below(4)) {
+  bool third_joined = false;
+  switch (rng_.Below(6)) {
     case 0:
       from = "t1 JOIN t2 ON " + rng_.Pick(kOn);
       break;
@@ -658,12 +659,25 @@ std::vector<Step> Gen::Join() {
     case 2:
       from = "t1, t2";
       break;
-    default: {
-      Scope third = ScopeOf(tables[2], "t3");
-      scope.refs.insert(scope.refs.end(), third.refs.begin(), third.refs.end());
+    case 3:
+      // t1 is the side that may be NULL; and written second, read first.
+      from = rng_.Chance(50)
+                 ? "t1 RIGHT JOIN t2 ON " + rng_.Pick(kOn) +
+                       (rng_.Chance(30) ? " AND " + Pred(ScopeOf(tables[0], "t1"), 2) : "")
+                 : "t2 RIGHT OUTER JOIN t1 ON " + rng_.Pick(kOn);
+      break;
+    case 4:
+      third_joined = true;
       from = "t1 JOIN t2 ON " + rng_.Pick(kOn) + " LEFT JOIN t3 ON t3.g = t2.x";
       break;
-    }
+    default:
+      third_joined = true;
+      from = "t3 RIGHT JOIN (t1 JOIN t2 ON " + rng_.Pick(kOn) + ") ON t3.g = t2.x";
+      break;
+  }
+  if (third_joined) {
+    Scope third = ScopeOf(tables[2], "t3");
+    scope.refs.insert(scope.refs.end(), third.refs.begin(), third.refs.end());
   }
   const std::string where =
       from == "t1, t2" ? " WHERE " + rng_.Pick(kOn) + " AND " + Pred(scope, 1) : WhereOrNot(scope);

@@ -286,10 +286,11 @@ struct SubqueryTableRef : TableRef {
   Identifier alias;  // required by PostgreSQL, so by us
 };
 
-enum class JoinType : uint8_t { kInner, kLeft, kCross };
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kCross };
 
 // left [INNER] JOIN right ON condition | left LEFT [OUTER] JOIN right ON
-// condition | left CROSS JOIN right. Comma joins are not JoinTableRefs: they
+// condition | left RIGHT [OUTER] JOIN right ON condition | left CROSS JOIN
+// right. Comma joins are not JoinTableRefs: they
 // are the separate items of SelectStmt::from.
 struct JoinTableRef : TableRef {
   static constexpr TableRefKind kKind = TableRefKind::kJoin;
