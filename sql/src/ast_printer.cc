@@ -283,22 +283,26 @@ class Printer {
     nested_ = was_nested;
   }
 
-  void Select(const SelectStmt& select) {
-    if (!select.with.empty()) {
-      out_ += "WITH ";
-      Join(select.with, [this](const SelectStmt::CommonTable& table) {
-        Name(table.name.name);
-        if (!table.columns.empty()) {
-          out_ += " (";
-          Join(table.columns, [this](const Identifier& column) { Name(column.name); });
-          out_ += ")";
-        }
-        out_ += " AS (";
-        Subquery(*table.select);
+  // WITH ..., and a space, before a query, INSERT, UPDATE or DELETE.
+  void With(const std::vector<SelectStmt::CommonTable>& with) {
+    if (with.empty()) return;
+    out_ += "WITH ";
+    Join(with, [this](const SelectStmt::CommonTable& table) {
+      Name(table.name.name);
+      if (!table.columns.empty()) {
+        out_ += " (";
+        Join(table.columns, [this](const Identifier& column) { Name(column.name); });
         out_ += ")";
-      });
-      out_ += " ";
-    }
+      }
+      out_ += " AS (";
+      Subquery(*table.select);
+      out_ += ")";
+    });
+    out_ += " ";
+  }
+
+  void Select(const SelectStmt& select) {
+    With(select.with);
     if (select.body) {
       out_ += "(";
       Subquery(*select.body);
@@ -407,6 +411,7 @@ class Printer {
   }
 
   void Insert(const InsertStmt& insert) {
+    With(insert.with);
     out_ += "INSERT INTO ";
     Name(insert.table.name);
     if (!insert.columns.empty()) {
@@ -449,6 +454,7 @@ class Printer {
   }
 
   void Update(const UpdateStmt& update) {
+    With(update.with);
     out_ += "UPDATE ";
     Name(update.table.name);
     out_ += " SET ";
@@ -465,6 +471,7 @@ class Printer {
   }
 
   void Delete(const DeleteStmt& del) {
+    With(del.with);
     out_ += "DELETE FROM ";
     Name(del.table.name);
     if (del.where) {

@@ -58,6 +58,36 @@ StatementPtr Parser::ParseDelete() {
   return del;
 }
 
+// WITH before INSERT, UPDATE or DELETE (session 48): its queries are
+// visible to the statement's subqueries and INSERT's SELECT, as a WITH
+// before a SELECT is to that SELECT; they only read (PostgreSQL's
+// data-modifying WITH queries are not parsed: INSERT inside WITH's
+// parentheses is "expected SELECT").
+StatementPtr Parser::ParseWithStatement() {
+  DepthGuard guard(*this, Peek().pos);
+  ExpectKeyword(Keyword::kWith);
+  std::vector<SelectStmt::CommonTable> with = ParseWithList();
+  if (IsKeyword(Keyword::kInsert)) {
+    StatementPtr statement = ParseInsert();
+    static_cast<InsertStmt&>(*statement).with = std::move(with);
+    return statement;
+  }
+  if (IsKeyword(Keyword::kUpdate)) {
+    StatementPtr statement = ParseUpdate();
+    static_cast<UpdateStmt&>(*statement).with = std::move(with);
+    return statement;
+  }
+  if (IsKeyword(Keyword::kDelete)) {
+    StatementPtr statement = ParseDelete();
+    static_cast<DeleteStmt&>(*statement).with = std::move(with);
+    return statement;
+  }
+  if (!IsKeyword(Keyword::kSelect) && !Is(TokenKind::kLeftParen)) {
+    SyntaxError(Peek(), "SELECT, INSERT, UPDATE or DELETE");
+  }
+  return ParseSelectAfterWith(std::move(with));
+}
+
 std::vector<Identifier> Parser::ParseIdentifierList() {
   std::vector<Identifier> names;
   do {

@@ -8,6 +8,11 @@ std::unique_ptr<SelectStmt> Parser::ParseSelect() {
   DepthGuard guard(*this, Peek().pos);
   std::vector<SelectStmt::CommonTable> with;
   if (AcceptKeyword(Keyword::kWith)) with = ParseWithList();
+  return ParseSelectAfterWith(std::move(with));
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseSelectAfterWith(
+    std::vector<SelectStmt::CommonTable> with) {
   // The first operand's INTERSECT arms and then the UNION and EXCEPT arms go
   // into one list: combined left to right, that is (a INTERSECT b) UNION c.
   std::unique_ptr<SelectStmt> select = ParseIntersectTerm(/*first=*/true);

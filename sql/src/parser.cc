@@ -124,8 +124,9 @@ StatementPtr Parser::ParseStatementBody() {
   if (first.kind == TokenKind::kKeyword) {
     switch (first.keyword) {
       case Keyword::kSelect:
-      case Keyword::kWith:
         return ParseSelect();
+      case Keyword::kWith:
+        return ParseWithStatement();
       case Keyword::kInsert:
         return ParseInsert();
       case Keyword::kUpdate:

@@ -92,6 +92,8 @@ class Parser {
   // A query: [WITH], a SELECT or a parenthesized query, its UNION,
   // INTERSECT and EXCEPT arms, ORDER BY and LIMIT.
   std::unique_ptr<SelectStmt> ParseSelect();
+  // The same after its WITH list (`with`, maybe empty) was read.
+  std::unique_ptr<SelectStmt> ParseSelectAfterWith(std::vector<SelectStmt::CommonTable> with);
   // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]: an operand of UNION,
   // INTERSECT or EXCEPT.
   std::unique_ptr<SelectStmt> ParseSelectCore();
@@ -118,6 +120,8 @@ class Parser {
   StatementPtr ParseInsert();
   StatementPtr ParseUpdate();
   StatementPtr ParseDelete();
+  // WITH ... then a query, INSERT, UPDATE or DELETE: the statement.
+  StatementPtr ParseWithStatement();
 
   // ---- CREATE, DROP, types (parse_ddl.cc)
   StatementPtr ParseCreate();

@@ -169,6 +169,18 @@ TEST_CASE("roundtrip: WITH", "[parser][roundtrip]") {
                  "SELECT (WITH m AS (SELECT max(a) AS v FROM t) SELECT v FROM m) + 1");
   CheckRoundTrip("INSERT INTO u WITH c AS (SELECT a FROM t) SELECT a FROM c",
                  "INSERT INTO u WITH c AS (SELECT a FROM t) SELECT a FROM c");
+  // Before INSERT, UPDATE and DELETE (session 48).
+  CheckRoundTrip("with c as (select a from t) insert into u (a) select a from c",
+                 "WITH c AS (SELECT a FROM t) INSERT INTO u (a) SELECT a FROM c");
+  CheckRoundTrip("WITH c (x) AS (SELECT 1) INSERT INTO u VALUES ((SELECT x FROM c))",
+                 "WITH c (x) AS (SELECT 1) INSERT INTO u VALUES ((SELECT x FROM c))");
+  CheckRoundTrip(
+      "WITH c AS (SELECT a FROM t), d AS (SELECT 2) UPDATE u SET b = 1 WHERE a IN (SELECT a FROM "
+      "c) RETURNING a",
+      "WITH c AS (SELECT a FROM t), d AS (SELECT 2) UPDATE u SET b = 1 WHERE a IN (SELECT a FROM "
+      "c) RETURNING a");
+  CheckRoundTrip("WITH c AS (SELECT a FROM t) DELETE FROM u WHERE EXISTS (SELECT 1 FROM c)",
+                 "WITH c AS (SELECT a FROM t) DELETE FROM u WHERE EXISTS (SELECT 1 FROM c)");
   CheckRoundTrip(
       "WITH c AS (SELECT 1 AS a) SELECT a FROM c UNION ALL (WITH d AS (SELECT 2) "
       "SELECT * FROM d) ORDER BY 1",

@@ -829,6 +829,7 @@ class Binder {
  private:
   // A whole query: its WITH queries, then the SELECT or the UNION.
   std::unique_ptr<SelectPlan> BindSelect(const SelectStmt& select, Scope* outer);
+  size_t PushWith(const std::vector<SelectStmt::CommonTable>& with, Scope* outer);
   // The SELECT without its WITH or UNION arms; core_only: without its ORDER
   // BY and LIMIT too (a UNION's first arm).
   std::unique_ptr<SelectPlan> BindSelectBody(const SelectStmt& select, Scope* outer,
@@ -1710,8 +1711,20 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
 // names it, as a subquery written there would be (PostgreSQL inlines them
 // too), and once here, so that one no FROM names still gets its errors.
 std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* outer) {
+  const size_t visible = PushWith(select.with, outer);
+  std::unique_ptr<SelectPlan> plan = select.set_arms.empty() && select.body == nullptr
+                                         ? BindSelectBody(select, outer, /*core_only=*/false)
+                                         : BindUnion(select, outer);
+  ctes_.resize(visible);
+  return plan;
+}
+
+// Makes `with` visible (after checking each query once, and the names) and
+// returns how many were visible before, for ctes_.resize once the
+// statement they belong to is bound.
+size_t Binder::PushWith(const std::vector<SelectStmt::CommonTable>& with, Scope* outer) {
   const size_t visible = ctes_.size();
-  for (const SelectStmt::CommonTable& table : select.with) {
+  for (const SelectStmt::CommonTable& table : with) {
     for (size_t idx = visible; idx < ctes_.size(); ++idx) {
       if (ctes_[idx]->name.name == table.name.name) {
         ThrowSql(SqlState::kDuplicateAlias,
@@ -1728,11 +1741,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelect(const SelectStmt& select, Scope* 
     }
     ctes_.push_back(&table);
   }
-  std::unique_ptr<SelectPlan> plan = select.set_arms.empty() && select.body == nullptr
-                                         ? BindSelectBody(select, outer, /*core_only=*/false)
-                                         : BindUnion(select, outer);
-  ctes_.resize(visible);
-  return plan;
+  return visible;
 }
 
 void Binder::AddCommonTable(size_t index, const BaseTableRef& base, std::vector<FromItem>* items,
@@ -2393,9 +2402,25 @@ void Binder::Bind(const Statement& statement) {
       plan_->column_names = plan_->select->names;
       break;
     }
-    case StatementKind::kInsert: BindInsert(statement.As<InsertStmt>()); break;
+    case StatementKind::kInsert:
     case StatementKind::kUpdate:
-    case StatementKind::kDelete: BindModify(statement); break;
+    case StatementKind::kDelete: {
+      // WITH before the statement: visible to its subqueries and INSERT's
+      // SELECT, as to a SELECT's.
+      const std::vector<SelectStmt::CommonTable>& with =
+          statement.kind == StatementKind::kInsert   ? statement.As<InsertStmt>().with
+          : statement.kind == StatementKind::kUpdate ? statement.As<UpdateStmt>().with
+                                                     : statement.As<DeleteStmt>().with;
+      Scope scope;
+      const size_t visible = PushWith(with, &scope);
+      if (statement.kind == StatementKind::kInsert) {
+        BindInsert(statement.As<InsertStmt>());
+      } else {
+        BindModify(statement);
+      }
+      ctes_.resize(visible);
+      break;
+    }
     case StatementKind::kExplain: Bind(*statement.As<ExplainStmt>().statement); break;
     default: break;  // DDL and transaction control run from the AST
   }

@@ -748,6 +748,12 @@ std::vector<Step> Gen::Insert() {
   const Table& table = rng_.Pick(Tables());
   if (table.name == "t3" && rng_.Chance(40)) {
     const Scope scope = ScopeOf(Tables()[0], "");
+    if (rng_.Chance(30)) {
+      return {{"WITH src AS (SELECT b, t, d, n FROM t1" + WhereOrNot(scope) +
+                   ") INSERT INTO t3 SELECT * FROM src",
+               false},
+              {"SELECT * FROM t3", false}};
+    }
     return {{"INSERT INTO t3 SELECT b, t, d, n FROM t1" + WhereOrNot(scope), false},
             {"SELECT * FROM t3", false}};
   }
@@ -823,6 +829,16 @@ std::vector<Step> Gen::Update() {
     }
     sets += (set > 0 ? ", " : "") + column.name + " = " + value;
   }
+  if (rng_.Chance(20)) {
+    // WITH before the UPDATE, reading the table it changes: its rows as
+    // they were before the statement, on both.
+    const std::string& key = table.columns[0].name;
+    return {{"WITH w AS (SELECT " + key + " FROM " + table.name + " WHERE " + Pred(scope, 0) +
+                 ") UPDATE " + table.name + " SET " + sets + " WHERE " + key + " IN (SELECT " +
+                 key + " FROM w)" + Returning(table),
+             false},
+            {"SELECT * FROM " + table.name, false}};
+  }
   return {{"UPDATE " + table.name + " SET " + sets + WhereOrNot(scope) + Returning(table), false},
           {"SELECT * FROM " + table.name, false}};
 }
@@ -830,6 +846,14 @@ std::vector<Step> Gen::Update() {
 std::vector<Step> Gen::Delete() {
   const Table& table = rng_.Pick(Tables());
   const Scope scope = ScopeOf(table, "");
+  if (rng_.Chance(20)) {
+    const std::string& key = table.columns[0].name;
+    return {{"WITH d (dk) AS (SELECT " + key + " FROM " + table.name + " WHERE " + Pred(scope, 0) +
+                 ") DELETE FROM " + table.name + " WHERE " + key + " IN (SELECT dk FROM d)" +
+                 Returning(table),
+             false},
+            {"SELECT * FROM " + table.name, false}};
+  }
   return {{"DELETE FROM " + table.name + " WHERE " + Pred(scope, 0) + Returning(table), false},
           {"SELECT * FROM " + table.name, false}};
 }

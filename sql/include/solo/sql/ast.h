@@ -417,6 +417,7 @@ struct InsertStmt : Statement {
   std::vector<Identifier> columns;         // empty: all columns in order
   std::vector<std::vector<ExprPtr>> rows;  // VALUES; empty with select
   std::unique_ptr<SelectStmt> select;      // INSERT ... SELECT; else null
+  std::vector<SelectStmt::CommonTable> with;  // WITH ... INSERT: visible to select and rows
 };
 
 struct Assignment {
@@ -431,6 +432,7 @@ struct UpdateStmt : Statement {
   std::vector<Assignment> assignments;  // never empty
   ExprPtr where;
   std::vector<SelectItem> returning;  // RETURNING list; empty when not written
+  std::vector<SelectStmt::CommonTable> with;  // WITH ... UPDATE: visible to its subqueries
 };
 
 struct DeleteStmt : Statement {
@@ -439,6 +441,7 @@ struct DeleteStmt : Statement {
   Identifier table;
   ExprPtr where;
   std::vector<SelectItem> returning;  // RETURNING list; empty when not written
+  std::vector<SelectStmt::CommonTable> with;  // WITH ... DELETE: visible to its subqueries
 };
 
 struct ColumnDef {
