@@ -150,7 +150,7 @@ ExprPtr Parser::ParsePredicate(ExprPtr operand, bool negated, const Token& op_to
     }
     case Keyword::kIn: {
       Expect(TokenKind::kLeftParen);
-      if (IsQueryStart()) {
+      if (IsQueryStart() || IsParenthesizedQueryStart(/*close_too=*/false)) {
         auto in_subquery = std::make_unique<InSubqueryExpr>(op_token.pos);
         in_subquery->operand = std::move(operand);
         in_subquery->negated = negated;
@@ -263,7 +263,7 @@ ExprPtr Parser::ParseParameter() {
 
 ExprPtr Parser::ParseParenthesized() {
   const Token& open = Advance();
-  if (IsQueryStart()) {
+  if (IsQueryStart() || IsParenthesizedQueryStart(/*close_too=*/false)) {
     auto subquery = std::make_unique<SubqueryExpr>(open.pos);
     subquery->subquery = ParseSubqueryBody();
     return subquery;

@@ -227,7 +227,7 @@ TableRefPtr Parser::ParseTablePrimary() {
   const Token& token = Peek();
   if (token.kind == TokenKind::kLeftParen) {
     Advance();
-    if (IsQueryStart()) {
+    if (IsQueryStart() || IsParenthesizedQueryStart(/*close_too=*/true)) {
       auto derived = std::make_unique<SubqueryTableRef>(token.pos);
       derived->subquery = ParseSubqueryBody();
       derived->alias = ParseOptionalAlias();

@@ -16,6 +16,28 @@ const Token& Parser::Peek(size_t ahead) const {
   return at < tokens_.size() ? tokens_[at] : tokens_.back();
 }
 
+bool Parser::IsParenthesizedQueryStart(bool close_too) const {
+  size_t ahead = 0;
+  while (Is(TokenKind::kLeftParen, ahead)) ++ahead;
+  if (ahead == 0 || (!IsKeyword(Keyword::kSelect, ahead) && !IsKeyword(Keyword::kWith, ahead))) {
+    return false;
+  }
+  // The first '(''s match; the nesting depth limits how far the scan goes.
+  size_t depth = 0;
+  for (ahead = 0;; ++ahead) {
+    const Token& token = Peek(ahead);
+    if (token.kind == TokenKind::kEnd) return false;
+    if (token.kind == TokenKind::kLeftParen) ++depth;
+    if (token.kind == TokenKind::kRightParen && --depth == 0) break;
+  }
+  const Token& after = Peek(ahead + 1);
+  if (after.kind == TokenKind::kRightParen) return close_too;
+  return after.kind == TokenKind::kKeyword &&
+         (after.keyword == Keyword::kUnion || after.keyword == Keyword::kIntersect ||
+          after.keyword == Keyword::kExcept || after.keyword == Keyword::kOrder ||
+          after.keyword == Keyword::kLimit);
+}
+
 const Token& Parser::Advance() {
   const Token& token = Peek();
   if (next_ + 1 < tokens_.size()) ++next_;  // kEnd is never passed

@@ -106,6 +106,13 @@ class Parser {
   std::vector<SelectStmt::CommonTable> ParseWithList();
   // SELECT or WITH: where a query begins.
   bool IsQueryStart() const { return IsKeyword(Keyword::kSelect) || IsKeyword(Keyword::kWith); }
+  // After a '(' was consumed, at another '(': true when what follows is a
+  // query that begins with a parenthesized one, `((SELECT 1) UNION (SELECT
+  // 2))`, told from an expression or a join that begins with a subquery,
+  // `((SELECT 1) + 1)`, `((SELECT 1) s JOIN t ON ..)`, by the token after
+  // the first '(''s match: UNION, INTERSECT, EXCEPT, ORDER or LIMIT; and
+  // `close_too` (a FROM item): ')' as well, `FROM ((SELECT 1)) s`.
+  bool IsParenthesizedQueryStart(bool close_too) const;
   void ParseSelectItems(SelectStmt& select);
   void ParseSelectItems(std::vector<SelectItem>& items);
   TableRefPtr ParseTableRef();

@@ -144,6 +144,16 @@ TEST_CASE("roundtrip: INTERSECT and EXCEPT", "[parser][roundtrip]") {
   CheckRoundTrip("((SELECT 1))", "((SELECT 1))");
   CheckRoundTrip("EXPLAIN (SELECT a FROM t) EXCEPT SELECT b FROM u",
                  "EXPLAIN (SELECT a FROM t) EXCEPT SELECT b FROM u");
+  // A derived table, an IN subquery and a scalar subquery whose text begins
+  // with a parenthesis (session 48), told from a join and an expression.
+  CheckRoundTrip("SELECT * FROM ((SELECT 1) UNION (SELECT 2) ORDER BY 1 LIMIT 1) s",
+                 "SELECT * FROM ((SELECT 1) UNION SELECT 2 ORDER BY 1 LIMIT 1) AS s");
+  CheckRoundTrip("SELECT * FROM ((SELECT 1 AS x) s JOIN t ON t.a = s.x)",
+                 "SELECT * FROM (SELECT 1 AS x) AS s JOIN t ON t.a = s.x");
+  CheckRoundTrip("SELECT a FROM t WHERE a IN ((SELECT 1) EXCEPT (SELECT 2))",
+                 "SELECT a FROM t WHERE a IN ((SELECT 1) EXCEPT SELECT 2)");
+  CheckRoundTrip("SELECT ((SELECT 1) INTERSECT SELECT 1), ((SELECT 1) + 1)",
+                 "SELECT ((SELECT 1) INTERSECT SELECT 1), (SELECT 1) + 1");
   CheckRoundTrip("WITH w AS ((SELECT 1) INTERSECT SELECT 2) SELECT * FROM w",
                  "WITH w AS ((SELECT 1) INTERSECT SELECT 2) SELECT * FROM w");
   CheckRoundTrip("SELECT EXISTS ((SELECT 1) EXCEPT SELECT 2)",

@@ -486,10 +486,17 @@ std::vector<Step> Gen::Union() {
     if ((group == 1 && arm == 1) || (group == 2 && arm == 2)) sql += ")";
   }
   --no_fail_depth_;
-  // Now and then as a WITH query, read once or twice.
-  if (rng_.Chance(30)) {
+  // Now and then as a WITH query, read once or twice, or a derived table
+  // or an IN subquery (whose text may begin with a parenthesis).
+  const int wrap = static_cast<int>(rng_.Below(10));
+  if (wrap < 3) {
     sql = "WITH w AS (" + sql + ") SELECT * FROM w" +
           (rng_.Chance(50) ? " UNION ALL SELECT * FROM w" : "");
+  } else if (wrap < 5) {
+    sql = "SELECT * FROM (" + sql + ") AS u";
+  } else if (wrap < 6 && width == 1 && !text[0]) {
+    const Scope scope = ScopeOf(Tables()[0], "");
+    return {{"SELECT id FROM t1 WHERE " + Num(scope, 0) + " IN (" + sql + ") ORDER BY id", true}};
   }
   if (rng_.Chance(50)) return {{sql + OrderByAll(width) + LimitOffset(), true}};
   return {{sql, false}};
