@@ -37,7 +37,7 @@ bool get_table_schema(ByteReader* in, TableSchema* schema) {
     uint64_t length;
     if (!in->get_bytes(&name) || !in->get_u8(&type) || !in->get_varint(&length) ||
         !in->get_u8(&precision) || !in->get_u8(&scale) || !in->get_u8(&not_null) ||
-        type > static_cast<uint8_t>(Type::kDouble)) {
+        type > static_cast<uint8_t>(Type::kBoolean)) {
       return !(in->failed = true);
     }
     column.name.assign(name);

@@ -31,8 +31,8 @@ void put_key_int(int64_t value, std::string* out) {
 }
 
 bool is_integer_key_type(Type type) {
-  return type == Type::kSmallInt || type == Type::kInteger || type == Type::kBigInt ||
-         type == Type::kDecimal || type == Type::kTimestamp;
+  return type == Type::kBoolean || type == Type::kSmallInt || type == Type::kInteger ||
+         type == Type::kBigInt || type == Type::kDecimal || type == Type::kTimestamp;
 }
 
 // Key bytes gathered on the stack and appended to a string in one go.
@@ -62,6 +62,7 @@ class KeyBuffer {
 // in place or made from a Value.
 void append_key_view(const ColumnDef& column, const ColumnView& value, std::string* out) {
   switch (column.type) {
+    case Type::kBoolean:
     case Type::kSmallInt:
     case Type::kInteger:
     case Type::kBigInt:

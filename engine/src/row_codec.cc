@@ -15,6 +15,8 @@ namespace {
 
 int fixed_width(Type type) {
   switch (type) {
+    case Type::kBoolean:
+      return 1;
     case Type::kSmallInt: return 2;
     case Type::kInteger: return 4;
     case Type::kBigInt:
@@ -113,6 +115,8 @@ template <int kWidth>
 [[gnu::always_inline]] inline bool read_column_view(Type type, const char* data, size_t size,
                                                     size_t* pos, ColumnView* out) {
   switch (type) {
+    case Type::kBoolean:
+      return read_int_view<1>(data, size, pos, out);
     case Type::kSmallInt:
       return read_int_view<2>(data, size, pos, out);
     case Type::kInteger:
@@ -235,6 +239,7 @@ Status check_value(const ColumnDef& column, const Value& value) {
     }
     int64_t number = value.as_int();
     bool in_range = true;
+    if (column.type == Type::kBoolean) in_range = number == 0 || number == 1;
     if (column.type == Type::kSmallInt) in_range = number >= INT16_MIN && number <= INT16_MAX;
     if (column.type == Type::kInteger) in_range = number >= INT32_MIN && number <= INT32_MAX;
     if (column.type == Type::kDecimal) {
@@ -299,6 +304,9 @@ inline char* write_value(const ColumnDef& column, const Value& value, char* dst)
     const uint64_t bits = static_cast<uint64_t>(value.as_int());
     if constexpr (std::endian::native == std::endian::little) {
       switch (width) {
+        case 1:
+          *dst = static_cast<char>(bits);
+          return dst + 1;
         case 2: {
           const auto narrow = static_cast<uint16_t>(bits);
           std::memcpy(dst, &narrow, 2);

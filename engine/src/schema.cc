@@ -15,6 +15,8 @@ std::string_view type_name(Type type) {
     case Type::kText: return "TEXT";
     case Type::kTimestamp: return "TIMESTAMP";
     case Type::kDouble: return "DOUBLE";
+    case Type::kBoolean:
+      return "BOOLEAN";
   }
   return "?";
 }
@@ -60,6 +62,9 @@ ColumnDef ColumnDef::Timestamp(std::string name, bool not_null) {
 }
 ColumnDef ColumnDef::Double(std::string name, bool not_null) {
   return make_column(std::move(name), Type::kDouble, not_null);
+}
+ColumnDef ColumnDef::Boolean(std::string name, bool not_null) {
+  return make_column(std::move(name), Type::kBoolean, not_null);
 }
 
 bool Value::operator==(const Value& other) const {

@@ -88,6 +88,9 @@ class Printer {
       case Kind::kReal:
         out_ += "REAL";
         return;
+      case Kind::kBoolean:
+        out_ += "BOOLEAN";
+        return;
     }
   }
 

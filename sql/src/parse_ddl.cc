@@ -169,6 +169,10 @@ TypeName Parser::ParseTypeName() {
     case Keyword::kReal:
       type.kind = Kind::kReal;
       break;
+    case Keyword::kBoolean:
+    case Keyword::kBool:
+      type.kind = Kind::kBoolean;
+      break;
     case Keyword::kFloat:
       type.kind = Kind::kDouble;
       break;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <random>
 
+#include "durable_codec.h"
 #include "row_patch.h"
 #include "test_util.h"
 
@@ -1024,4 +1025,66 @@ TEST_CASE("column patches of more than 127 columns: the count takes two bytes") 
   REQUIRE(applied == new_bytes);
   REQUIRE(columns == listed);
   REQUIRE(used == diffed.size());
+}
+
+// BOOLEAN (session 48): one byte, 0 or 1, keyed as an integer (false sorts
+// before true); the type number is new, so a log or checkpoint record names
+// it and a build before it refuses the record rather than misread it.
+TEST_CASE("a BOOLEAN column is one byte holding 0 or 1, keyed false before true") {
+  TableSchema schema{
+      "flags",
+      {ColumnDef::Integer("k", true), ColumnDef::Boolean("f"), ColumnDef::Boolean("g", true)},
+      {0}};
+  REQUIRE(validate_schema(schema).ok());
+  REQUIRE(type_name(Type::kBoolean) == "BOOLEAN");
+  const Row row = {Value::Int(7), Value::Null(), Value::Int(1)};
+  std::string bytes;
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  REQUIRE(bytes.size() == 1 + 4 + 1);  // the NULL bitmap, k, g (a NULL takes no bytes)
+  Row back;
+  REQUIRE(decode_row(schema, bytes, &back).ok());
+  REQUIRE(back == row);
+  REQUIRE(decode_column(schema, bytes, 2) == Value::Int(1));
+  for (int64_t number : {int64_t{-1}, int64_t{0}, int64_t{1}, int64_t{2}, int64_t{256}}) {
+    const bool fits = number == 0 || number == 1;
+    INFO("value " << number);
+    REQUIRE(check_value(schema.columns[1], Value::Int(number)).ok() == fits);
+    REQUIRE(value_fits(schema.columns[1], Value::Int(number)) == fits);
+  }
+  REQUIRE(!check_value(schema.columns[1], Value::String("t")).ok());
+  REQUIRE(!value_fits(schema.columns[1], Value::Double(1)));
+  REQUIRE(!check_value(schema.columns[2], Value::Null()).ok());
+
+  // The builder writes what encode_row writes, and refuses 2 without writing.
+  std::string built;
+  RowBuilder builder;
+  builder.start(schema, &built);
+  REQUIRE(builder.add_int(7));
+  REQUIRE(!builder.add_int(2));
+  REQUIRE(builder.add_int(0));
+  REQUIRE(builder.add_int(1));
+  REQUIRE(builder.finish().ok());
+  REQUIRE(encode_row(schema, {Value::Int(7), Value::Int(0), Value::Int(1)}, &bytes).ok());
+  REQUIRE(builder.row() == bytes);
+
+  REQUIRE(key_of(schema, 1, Value::Int(0)) < key_of(schema, 1, Value::Int(1)));
+  REQUIRE(key_of(schema, 1, Value::Null()) < key_of(schema, 1, Value::Int(0)));
+
+  // A log or checkpoint record's table: the type survives; a number past
+  // the last type is refused.
+  std::string record;
+  internal::put_table_schema(&record, schema);
+  internal::ByteReader reader{record};
+  TableSchema read;
+  REQUIRE(internal::get_table_schema(&reader, &read));
+  REQUIRE(read.columns[1].type == Type::kBoolean);
+  REQUIRE(read.columns[2].not_null);
+  const size_t type_at = record.find(std::string("\x01"
+                                                 "f",
+                                                 2)) +
+                         2;  // after "f"'s length and name
+  REQUIRE(static_cast<uint8_t>(record[type_at]) == static_cast<uint8_t>(Type::kBoolean));
+  record[type_at] = static_cast<char>(static_cast<uint8_t>(Type::kBoolean) + 1);
+  internal::ByteReader bad{record};
+  REQUIRE(!internal::get_table_schema(&bad, &read));
 }

@@ -820,3 +820,43 @@ TEST_CASE("log preallocation follows the log's use, not the checkpoint interval"
   REQUIRE(ring <= stats.log_bytes + 2 * options.log_provision_step_bytes + 4 * options.log_segment_bytes);
   REQUIRE(stats.checkpoints == 0);
 }
+
+// BOOLEAN columns (session 48) come back from the log and from a checkpoint,
+// indexed too.
+TEST_CASE("BOOLEAN columns survive a reopen from the log and from a checkpoint") {
+  test::TempDir dir;
+  const TableSchema schema{
+      "flags",
+      {ColumnDef::Integer("k", true), ColumnDef::Boolean("f"), ColumnDef::Boolean("g", true)},
+      {0}};
+  std::string before;
+  {
+    auto db = test::open_dir(dir_options(dir.path));
+    REQUIRE(
+        db->write([&](WriteTxn& txn) {
+            auto table = txn.create_table(schema);
+            if (!table.ok()) return table.status();
+            Status status = txn.create_index(IndexSchema{"flags_f", "flags", {1}, false}).status();
+            for (int k = 0; status.ok() && k < 30; ++k) {
+              status =
+                  txn.insert(*table, {Value::Int(k), k % 3 == 0 ? Value::Null() : Value::Int(k % 2),
+                                      Value::Int(k % 5 == 0 ? 1 : 0)});
+            }
+            return status;
+          }).ok());
+    before = test::dump_state(*db);
+  }
+  for (bool checkpoint : {false, true}) {
+    INFO("checkpoint " << checkpoint);
+    auto db = test::open_dir(dir_options(dir.path));
+    REQUIRE(test::dump_state(*db) == before);
+    db->read([&](ReadTxn& txn) {
+      Row row;
+      REQUIRE(txn.get_row(0, test::int_key(schema, 10), &row).ok());
+      REQUIRE(row == Row{Value::Int(10), Value::Int(0), Value::Int(1)});
+      REQUIRE(txn.entry_count(1) == 30);
+      return Status::OK();
+    });
+    if (!checkpoint) REQUIRE(db->checkpoint().ok());
+  }
+}

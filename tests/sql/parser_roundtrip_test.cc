@@ -170,6 +170,14 @@ TEST_CASE("roundtrip: NULLS FIRST and LAST", "[parser][roundtrip]") {
                  "SELECT \"nulls\" FROM t ORDER BY \"nulls\" NULLS LAST");
 }
 
+TEST_CASE("roundtrip: BOOLEAN", "[parser][roundtrip]") {
+  // BOOL is BOOLEAN; both stay names where a name is wanted (session 48).
+  CheckRoundTrip("create table t (a bool not null default true, b boolean)",
+                 "CREATE TABLE t (a BOOLEAN NOT NULL DEFAULT TRUE, b BOOLEAN)");
+  CheckRoundTrip("SELECT CAST(x AS BOOL), bool, boolean FROM boolean",
+                 "SELECT CAST(x AS BOOLEAN), \"bool\", \"boolean\" FROM \"boolean\"");
+}
+
 TEST_CASE("roundtrip: WITH", "[parser][roundtrip]") {
   CheckRoundTrip(
       "with c as (select a from t), \"D\" (x, y) as (select 1, 2) select * from c, \"D\"",

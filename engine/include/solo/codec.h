@@ -70,6 +70,8 @@ inline bool value_fits(const ColumnDef& column, const Value& value) {
     case Value::Kind::kInt: {
       const int64_t number = value.as_int();
       switch (column.type) {
+        case Type::kBoolean:
+          return number == 0 || number == 1;
         case Type::kSmallInt: return number >= INT16_MIN && number <= INT16_MAX;
         case Type::kInteger: return number >= INT32_MIN && number <= INT32_MAX;
         case Type::kBigInt:
@@ -126,6 +128,10 @@ class RowBuilder {
     const ColumnDef& column = schema_->columns[next_];
     size_t width = 8;
     switch (column.type) {  // value_fits for a kInt value
+      case Type::kBoolean:
+        if (value != 0 && value != 1) return false;
+        width = 1;
+        break;
       case Type::kSmallInt:
         if (value < INT16_MIN || value > INT16_MAX) return false;
         width = 2;

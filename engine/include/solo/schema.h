@@ -21,6 +21,8 @@ enum class Type : uint8_t {
   kText,       // unbounded string (a row must stay below 16 MiB)
   kTimestamp,  // int64 microseconds since 1970-01-01 UTC
   kDouble,     // IEEE 754 binary64
+  kBoolean,    // 0 (false) or 1 (true), one byte (session 48; last, so that the others keep their
+               // numbers)
 };
 
 // Returns the SQL name of a type, e.g. "INTEGER".
@@ -51,6 +53,7 @@ struct ColumnDef {
   static ColumnDef Text(std::string name, bool not_null = false);
   static ColumnDef Timestamp(std::string name, bool not_null = false);
   static ColumnDef Double(std::string name, bool not_null = false);
+  static ColumnDef Boolean(std::string name, bool not_null = false);
 };
 
 // The most columns a table may have (validate_schema), and the most a log or

@@ -220,24 +220,25 @@ void SplitConjuncts(const Expr* expr, std::vector<const Expr*>* out) {
 }
 
 // True when a condition's value can never be a BOOLEAN (or NULL as one),
-// whatever the row: arithmetic, ||, a CAST (every type it names is a column
-// type, and no column type is BOOLEAN), a constant other than TRUE, FALSE or
-// NULL, a scalar function other than COALESCE and NULLIF, or a column of a
-// base table of this query. A derived table's column or an outer query's may
-// hold a BOOLEAN and is left to evaluation.
+// whatever the row: arithmetic, ||, a CAST to another type, a constant
+// other than TRUE, FALSE or NULL, a scalar function other than COALESCE and
+// NULLIF, or a column of a base table of this query that is not BOOLEAN. A
+// derived table's column or an outer query's may hold a BOOLEAN and is left
+// to evaluation.
 bool NeverBoolean(const BExpr& expr, const std::vector<FromItem>& items) {
   switch (expr.kind) {
     case BKind::kNegate:
     case BKind::kArith:
     case BKind::kConcat:
-    case BKind::kCast:
       return true;
+    case BKind::kCast:
+      return !expr.known_boolean;
     case BKind::kConst:
       return !expr.constant.is_null() && expr.constant.kind() != ValueKind::kBool;
     case BKind::kFunction:
       return expr.function != ScalarFn::kCoalesce && expr.function != ScalarFn::kNullif;
     case BKind::kColumn:
-      if (expr.depth != 0) return false;
+      if (expr.depth != 0 || expr.known_boolean) return false;
       for (const FromItem& item : items) {
         if (expr.index >= item.slot_base && expr.index < item.slot_base + item.columns.size()) {
           return item.table != nullptr;
@@ -317,6 +318,7 @@ enum class TypeFamily { kString, kNumber, kTimestamp, kBoolean };
 
 TypeFamily FamilyOf(Type type) {
   if (type_is_string(type)) return TypeFamily::kString;
+  if (type == Type::kBoolean) return TypeFamily::kBoolean;
   return type == Type::kTimestamp ? TypeFamily::kTimestamp : TypeFamily::kNumber;
 }
 
@@ -665,6 +667,12 @@ void SetColumnType(const FromItem& item, size_t col, BExpr* expr) {
   const solo::ColumnDef& column = item.columns[col];
   if (column.type == Type::kChar) expr->bpchar_length = column.length;
   expr->varchar = column.type == Type::kVarChar;
+  // A BOOLEAN column is a boolean as a predicate is: no column type
+  // (KnownType), known_boolean (IsBoolean).
+  if (column.type == Type::kBoolean) {
+    expr->known_boolean = true;
+    return;
+  }
   expr->known_type = column.type;
 }
 
@@ -1077,6 +1085,12 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
       agg->inside_aggregate = true;
       spec.arg = BindExpr(*fn.args[0], scope, agg);
       agg->inside_aggregate = false;
+      // PostgreSQL has no sum, avg, min or max of a boolean (bool_and and
+      // bool_or are its aggregates for them): 42883 when bound, as there.
+      if (spec.fn != AggFn::kCount && IsBoolean(*spec.arg)) {
+        ThrowSql(SqlState::kUndefinedFunction,
+                 fmt::format("function {}(boolean) does not exist", fn.name), fn.pos);
+      }
     }
     auto expr = MakeExpr(BKind::kColumn, fn.pos);
     expr->index = static_cast<uint32_t>(agg->group_text.size() + agg->plan->aggs.size());
@@ -1098,8 +1112,7 @@ BExprPtr Binder::BindFunction(const FunctionExpr& fn, Scope* scope, AggContext* 
       }
       default:
         expr->known_type = KnownType(*spec.arg);
-        expr->known_boolean = spec.fn != AggFn::kSum && IsBoolean(*spec.arg);
-        break;  // SUM, MIN, MAX
+        break;  // SUM, MIN, MAX (not of a boolean: refused above)
     }
     agg->plan->aggs.push_back(std::move(spec));
     return expr;
@@ -1378,7 +1391,11 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
       out->args.push_back(BindExpr(*cast.operand, scope, agg));
       if (out->cast_type.type == Type::kChar) out->bpchar_length = out->cast_type.length;
       out->varchar = out->cast_type.type == Type::kVarChar;
-      out->known_type = out->cast_type.type;
+      if (out->cast_type.type == Type::kBoolean) {
+        out->known_boolean = true;  // as a BOOLEAN column (SetColumnType)
+      } else {
+        out->known_type = out->cast_type.type;
+      }
       return out;
     }
     case ExprKind::kFunction: return BindFunction(expr.As<FunctionExpr>(), scope, agg);

@@ -37,7 +37,10 @@ KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos p
   switch (cast.kind()) {
     case ValueKind::kInt:
     case ValueKind::kDecimal:
-    case ValueKind::kTimestamp: out->set_int(cast.as_int()); break;
+    case ValueKind::kTimestamp:
+    case ValueKind::kBool:
+      out->set_int(cast.as_int());
+      break;
     case ValueKind::kDouble: out->set_double(cast.as_double()); break;
     case ValueKind::kText: out->set_string(cast.as_text()); break;
     default: return KeyFit::kUnusable;

@@ -465,6 +465,9 @@ solo::ColumnDef ColumnForType(const TypeName& type) {
     case TypeName::Kind::kDouble:
     case TypeName::Kind::kReal: column.type = Type::kDouble; break;
     case TypeName::Kind::kText: column.type = Type::kText; break;
+    case TypeName::Kind::kBoolean:
+      column.type = Type::kBoolean;
+      break;
     case TypeName::Kind::kChar:
       column.type = Type::kChar;
       column.length = type.length < 0 ? 1 : static_cast<uint32_t>(type.length);
@@ -641,6 +644,20 @@ void Convert(const Value& value, const solo::ColumnDef& column, Value* out, Sour
       }
       return;
     }
+    case Type::kBoolean: {
+      // PostgreSQL's casts to boolean: from text (boolin) and, in a CAST
+      // only, from an integer (0 is false); a boolean as it is.
+      if (value.kind() == ValueKind::kBool) {
+        out->SetBool(value.as_int() != 0);
+      } else if (value.kind() == ValueKind::kText) {
+        *out = ParseBoolText(value.as_text(), pos);
+      } else if (value.kind() == ValueKind::kInt && !assign) {
+        out->SetBool(value.as_int() != 0);
+      } else {
+        CannotCast(value, column, pos);
+      }
+      return;
+    }
     case Type::kTimestamp: {
       if (value.kind() == ValueKind::kTimestamp) {
         out->SetTimestamp(value.as_int());
@@ -730,6 +747,12 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
         return;
       }
       break;
+    case ValueKind::kBool:
+      if (column.type == Type::kBoolean) {
+        out->set_int(value.as_int());
+        return;
+      }
+      break;
     default: break;
   }
   const bool text_column =
@@ -748,7 +771,10 @@ void ToEngine(const Value& value, const solo::ColumnDef& column, solo::Value* ou
   switch (converted.kind()) {
     case ValueKind::kInt:
     case ValueKind::kDecimal:
-    case ValueKind::kTimestamp: out->set_int(converted.as_int()); break;
+    case ValueKind::kTimestamp:
+    case ValueKind::kBool:
+      out->set_int(converted.as_int());
+      break;
     case ValueKind::kDouble: out->set_double(converted.as_double()); break;
     case ValueKind::kText: out->set_string(converted.as_text()); break;
     default: out->set_null(); break;
@@ -777,6 +803,9 @@ bool AppendToRowSlow(const Value& value, const solo::ColumnDef& column, solo::Ro
     case ValueKind::kTimestamp:
       if (column.type == Type::kTimestamp && row->add_int(value.as_int())) return true;
       break;
+    case ValueKind::kBool:
+      if (column.type == Type::kBoolean && row->add_int(value.as_int())) return true;
+      break;
     case ValueKind::kText:
       if (row->add_string(column.type == Type::kChar ? BpcharStripped(value.as_text())
                                                      : std::string_view(value.as_text()))) {
@@ -803,6 +832,9 @@ void FromEngine(const solo::Value& value, const solo::ColumnDef& column, Value* 
     case Type::kDecimal: out->SetDecimal(value.as_int(), column.scale); break;
     case Type::kTimestamp: out->SetTimestamp(value.as_int()); break;
     case Type::kDouble: out->SetDouble(value.as_double()); break;
+    case Type::kBoolean:
+      out->SetBool(value.as_int() != 0);
+      break;
     default: out->SetText(value.as_string()); break;
   }
 }
@@ -819,6 +851,9 @@ void FromEngineSlow(const solo::ColumnView& value, const solo::ColumnDef& column
     case Type::kDecimal: out->SetDecimal(value.int_value, column.scale); break;
     case Type::kTimestamp: out->SetTimestamp(value.int_value); break;
     case Type::kDouble: out->SetDouble(value.double_value); break;
+    case Type::kBoolean:
+      out->SetBool(value.int_value != 0);
+      break;
     default: out->SetText(value.string); break;
   }
 }
@@ -974,6 +1009,8 @@ std::string_view PgTypeName(Type type) {
       return "timestamp without time zone";
     case Type::kDouble:
       return "double precision";
+    case Type::kBoolean:
+      return "boolean";
   }
   return "unknown";
 }

@@ -90,11 +90,13 @@ std::vector<Table> MakeTables() {
                 {"k2", Type::kVarchar, false, &kKeyTextValues, true, true},
                 {"v", Type::kInt8, true, &kInt8Values},
                 {"w", Type::kNumeric, false, &kNumeric63Values},
-                {"x", Type::kInt4, true, &kInt4Values}};
+                {"x", Type::kInt4, true, &kInt4Values},
+                {"f", Type::kBool, true, &kBoolValues}};
   t2.create =
       "CREATE TABLE t2 (k1 INTEGER, k2 VARCHAR(8), v BIGINT, w NUMERIC(6,3) NOT NULL, x INTEGER, "
-      "PRIMARY KEY (k1, k2))";
-  t2.indexes = {"CREATE INDEX t2_x_v ON t2 (x DESC, v)", "CREATE INDEX t2_w ON t2 (w)"};
+      "f BOOLEAN, PRIMARY KEY (k1, k2))";
+  t2.indexes = {"CREATE INDEX t2_x_v ON t2 (x DESC, v)", "CREATE INDEX t2_w ON t2 (w)",
+                "CREATE INDEX t2_f ON t2 (f, k1)"};
   Table& t3 = tables[2];
   t3.name = "t3";
   t3.columns = {{"g", Type::kInt2, true, &kInt2Values},

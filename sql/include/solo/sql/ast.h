@@ -42,6 +42,7 @@ struct TypeName {
     kTimestamp,  // TIMESTAMP
     kDouble,     // DOUBLE [PRECISION], FLOAT
     kReal,       // REAL
+    kBoolean,    // BOOLEAN, BOOL
   };
   Kind kind = Kind::kInteger;
   int32_t precision = -1;  // kDecimal

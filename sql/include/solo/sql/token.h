@@ -22,6 +22,8 @@ namespace solo::sql {
   X(Begin, false) \
   X(Between, true) \
   X(Bigint, false) \
+  X(Bool, false) \
+  X(Boolean, false) \
   X(By, true) \
   X(Case, true) \
   X(Cast, true) \
