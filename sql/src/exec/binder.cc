@@ -944,6 +944,8 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
     }
     case TableRefKind::kSubquery: {
       const auto& sub = ref.As<SubqueryTableRef>();
+      // PostgreSQL's 42712 for a derived table's alias as for a table's.
+      CheckAliasFree(*items, sub.alias.name, sub.alias.pos);
       FromItem item;
       item.derived = BindSelect(*sub.subquery, outer);
       item.alias = sub.alias.name;
@@ -1204,6 +1206,12 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         }
       }
       BExprPtr operand = BindExpr(*unary.operand, scope, agg);
+      if (unary.op != UnaryOp::kNot && IsBoolean(*operand)) {
+        ThrowSql(SqlState::kUndefinedFunction,
+                 fmt::format("operator does not exist: {} boolean",
+                             unary.op == UnaryOp::kPlus ? "+" : "-"),
+                 expr.pos);
+      }
       if (unary.op == UnaryOp::kPlus) return operand;
       if (unary.op == UnaryOp::kNegate && operand->kind == BKind::kConst &&
           IsNumeric(operand->constant)) {
@@ -1244,6 +1252,17 @@ BExprPtr Binder::BindExpr(const Expr& expr, Scope* scope, AggContext* agg) {
         CoerceToBoolean(out->args[0].get(), out->args[1].get());
         CoerceComparison(&out->args[0], &out->args[1]);
       } else if (kind == BKind::kArith) {
+        // A boolean in arithmetic: no such operator, when bound, as in
+        // PostgreSQL (an untyped side is "unknown" there).
+        if (IsBoolean(*out->args[0]) || IsBoolean(*out->args[1])) {
+          auto name = [](const BExpr& side) {
+            return KnownFamily(side) ? KnownTypeName(side) : std::string_view("unknown");
+          };
+          ThrowSql(SqlState::kUndefinedFunction,
+                   fmt::format("operator does not exist: {} {} {}", name(*out->args[0]),
+                               BinaryOpText(bin.op), name(*out->args[1])),
+                   expr.pos);
+        }
         // Text in arithmetic (a timestamp's is left to the executor).
         const std::optional<Type> left = KnownType(*out->args[0]);
         const std::optional<Type> right = KnownType(*out->args[1]);
