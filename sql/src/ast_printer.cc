@@ -395,6 +395,9 @@ class Printer {
           case JoinType::kRight:
             out_ += " RIGHT JOIN ";
             break;
+          case JoinType::kFull:
+            out_ += " FULL JOIN ";
+            break;
           case JoinType::kCross:
             out_ += " CROSS JOIN ";
             break;

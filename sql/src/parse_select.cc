@@ -201,8 +201,10 @@ TableRefPtr Parser::ParseTableRef() {
       AcceptKeyword(Keyword::kOuter);
       ExpectKeyword(Keyword::kJoin);
     } else if (IsKeyword(Keyword::kFull)) {
-      Fail(SqlState::kFeatureNotSupported, "FULL JOIN is not supported; use LEFT or RIGHT JOIN",
-           token.pos);
+      type = JoinType::kFull;
+      Advance();
+      AcceptKeyword(Keyword::kOuter);
+      ExpectKeyword(Keyword::kJoin);
     } else {
       break;
     }

@@ -66,7 +66,7 @@ TEST_CASE("errors: statements", "[parser][errors]") {
       {"SELECT a FROM t OFFSET 3", kSyntax, 1, 17, "OFFSET"},
       {"SELECT a FROM t JOIN u", kSyntax, 1, 23, "expected ON"},
       {"SELECT a FROM t JOIN u WHERE", kSyntax, 1, 24, "expected ON"},
-      {"SELECT a FROM t FULL JOIN u ON 1", SqlState::kFeatureNotSupported, 1, 17, "FULL JOIN"},
+      {"SELECT a FROM t FULL u ON 1", kSyntax, 1, 22, "expected JOIN"},
       {"SELECT a FROM t RIGHT u ON 1", kSyntax, 1, 23, "expected JOIN"},
       {"SELECT * FROM (SELECT 1)", kSyntax, 1, 25, "must have an alias"},
       {"SELECT a FROM t WHERE a IN ()", kSyntax, 1, 29, "expected an expression"},

@@ -82,6 +82,8 @@ TEST_CASE("roundtrip: joins", "[parser][roundtrip]") {
   CheckRoundTrip(
       "SELECT * FROM a RIGHT OUTER JOIN b ON a.x = b.x RIGHT JOIN (c JOIN d ON TRUE) ON TRUE",
       "SELECT * FROM a RIGHT JOIN b ON a.x = b.x RIGHT JOIN (c JOIN d ON TRUE) ON TRUE");
+  CheckRoundTrip("SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x AND a.y > 1",
+                 "SELECT * FROM a FULL JOIN b ON a.x = b.x AND a.y > 1");
   CheckRoundTrip("SELECT * FROM a CROSS JOIN b, c LEFT JOIN d ON TRUE",
                  "SELECT * FROM a CROSS JOIN b, c LEFT JOIN d ON TRUE");
   CheckRoundTrip("SELECT * FROM a JOIN (b JOIN c ON b.x = c.x) ON a.x = b.x",

@@ -28,6 +28,7 @@ struct FromItem {
   std::vector<bool> needed;
   bool left_join = false;
   std::vector<const Expr*> on;  // LEFT JOIN conditions
+  bool full_join = false;       // FULL JOIN's right side (left_join too)
   // Its place in the FROM clause as written, which SELECT * follows: a
   // RIGHT JOIN's left side is moved after its right side (AddFromItem).
   uint32_t written = 0;
@@ -972,12 +973,21 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
                     items->begin() + static_cast<ptrdiff_t>(first_right), items->end());
         first_right = items->size() - 1;
       }
-      if (join.type == JoinType::kLeft || join.type == JoinType::kRight) {
+      if (join.type == JoinType::kFull && (first_left != 0 || first_right != 1 ||
+                                           items->size() != 2 || items->back().table == nullptr)) {
+        ThrowSql(SqlState::kFeatureNotSupported,
+                 "FULL JOIN is supported only between two FROM items, the second a table, and "
+                 "alone in FROM",
+                 join.pos);
+      }
+      if (join.type == JoinType::kLeft || join.type == JoinType::kRight ||
+          join.type == JoinType::kFull) {
         if (items->size() != first_right + 1) {
           ThrowSql(SqlState::kFeatureNotSupported,
                    "LEFT JOIN of a parenthesized join is not supported", join.right->pos);
         }
         items->back().left_join = true;
+        items->back().full_join = join.type == JoinType::kFull;
         if (join.condition) SplitConjuncts(join.condition.get(), &items->back().on);
       } else if (join.condition) {
         SplitConjuncts(join.condition.get(), inner_conditions);
@@ -1624,6 +1634,10 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
   }
   bool keep_order = false;
   for (const FromItem& item : *items) keep_order |= item.left_join || item.derived != nullptr;
+  // FULL JOIN: whether a row of level 1 matched is decided by ON alone, so
+  // level 0 is read whole (no bounds) and every WHERE filter runs at level 1,
+  // after the match is recorded (Scanner::Unmatched).
+  const bool full_join = items->size() == 2 && (*items)[1].full_join;
 
   uint64_t bound = 0;
   std::vector<bool> used(items->size(), false);
@@ -1638,7 +1652,10 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       if (used[item_idx]) continue;
       const FromItem& item = (*items)[item_idx];
       PathChoice path;
-      if (item.table != nullptr) {
+      if (item.table != nullptr && full_join && level_idx == 0) {
+        path.tree = item.table->id;
+        path.key_columns = item.table->schema.primary_key;
+      } else if (item.table != nullptr) {
         path = ChoosePath(item, item_idx, bound, *conjuncts, slot_item,
                           level_idx == 0 && !plan->aggregate ? &order_columns : nullptr);
       }
@@ -1660,6 +1677,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
     level.slot_base = item.slot_base;
     level.columns = static_cast<uint32_t>(item.columns.size());
     level.left_join = item.left_join;
+    level.full_join = item.full_join;
     if (item.table != nullptr) {
       level.table = item.table->id;
       level.schema = item.table->schema;
@@ -1722,7 +1740,7 @@ void Binder::PlanLevels(SelectPlan* plan, std::vector<FromItem>* items,
       continue;
     }
     int level_idx = 0;
-    if (conjunct.complex || plan->levels.empty()) {
+    if (conjunct.complex || plan->levels.empty() || full_join) {
       level_idx = static_cast<int>(plan->levels.size()) - 1;
     } else {
       for (uint32_t item_idx = 0; item_idx < items->size(); ++item_idx) {
@@ -1816,6 +1834,14 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
   std::vector<const Expr*> where_parts;
   uint32_t slots = 0;
   for (const TableRefPtr& ref : select.from) AddFromItem(*ref, &items, &slots, &where_parts, outer);
+  const bool full_join =
+      std::any_of(items.begin(), items.end(), [](const FromItem& item) { return item.full_join; });
+  if (full_join && items.size() != 2) {
+    ThrowSql(SqlState::kFeatureNotSupported,
+             "FULL JOIN is supported only between two FROM items, the second a table, and "
+             "alone in FROM",
+             select.pos);
+  }
   if (items.size() > 64) {
     ThrowSql(SqlState::kProgramLimitExceeded, "at most 64 tables in one FROM", select.pos);
   }
@@ -2015,13 +2041,16 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
   if (!order_by_columns || plan->distinct) order_columns.clear();
   BindLimit(limit, offset, scope, plan.get());
 
+  // A FULL JOIN's unmatched rows come after the scan: its order is not the
+  // first level's, and its groups are not together.
   PlanLevels(plan.get(), &items, &conjuncts,
-             plan->need_sort && !order_columns.empty() ? order_columns
-                                                       : std::vector<std::pair<int, bool>>{});
+             plan->need_sort && !order_columns.empty() && !full_join
+                 ? order_columns
+                 : std::vector<std::pair<int, bool>>{});
   if (plan->aggregate || plan->distinct) {
     plan->need_sort = !plan->order.empty();
   }
-  plan->streaming = plan->aggregate && GroupedByScanOrder(*plan);
+  plan->streaming = plan->aggregate && !full_join && GroupedByScanOrder(*plan);
   // A SELECT reads only its needed columns from a row's decoding.
   NarrowSelectLevels(plan.get());
   for (ScanLevel& level : plan->levels) {

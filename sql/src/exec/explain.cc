@@ -122,7 +122,7 @@ void ExplainSelectRows(const SelectPlan& plan, int indent, std::vector<std::stri
         text += fmt::format(", batched (up to {} outer rows a lookup)", kJoinLookupBatch);
       }
     }
-    if (level.left_join) text = "Left join: " + text;
+    if (level.left_join) text = (level.full_join ? "Full join: " : "Left join: ") + text;
     line(text);
     if (!level.filter_text.empty()) line("  Filter: " + Join(level.filter_text, " AND "));
     if (level.derived) ExplainSelect(*level.derived, indent + 2, out);

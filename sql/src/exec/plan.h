@@ -161,6 +161,10 @@ struct ScanLevel {
   std::vector<uint8_t> where_range_bound;
   std::vector<std::string> filter_text;  // for EXPLAIN
   bool left_join = false;
+  // FULL JOIN (level 1 of two, a base table; left_join too): after the
+  // scan, this table's rows that no row of level 0 matched run with level 0
+  // NULL (Scanner::Unmatched).
+  bool full_join = false;
   uint32_t slot_base = 0;
   uint32_t columns = 0;
 };

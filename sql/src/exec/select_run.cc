@@ -319,7 +319,8 @@ class Scanner {
       if (!EvalPredicate(*filter, frame_)) return;
     }
     if (batched_level_ < 0) {
-      Level(0, on_row);
+      full_matched_.clear();
+      if (Level(0, on_row)) Unmatched(on_row);
       return;
     }
     bool more = false;
@@ -343,6 +344,35 @@ class Scanner {
  private:
   void SetNulls(const ScanLevel& level) {
     for (uint32_t col = 0; col < level.columns; ++col) slots_[level.slot_base + col].SetNull();
+  }
+
+  // FULL JOIN (ScanLevel::full_join, level 1 of two): after the scan, the
+  // rows of level 1's table that matched no row of level 0 (their keys are
+  // not in full_matched_), each with level 0 NULL, through the WHERE
+  // filters of both levels (level 0's as they hold on NULLs: `a.x IS NULL`
+  // passes, `a.x > 5` does not). False when on_row stopped the scan.
+  template <class F>
+  bool Unmatched(F& on_row) {
+    if (plan_.levels.size() != 2 || !plan_.levels[1].full_join) return true;
+    const ScanLevel& outer = plan_.levels[0];
+    const ScanLevel& level = plan_.levels[1];
+    LevelState& state = states_[1];
+    SetNulls(outer);
+    if (!Filters(outer.where)) return true;
+    solo::Result<Cursor> cursor = frame_.env->view->scan(level.table, KeyRange::All(false));
+    if (!cursor.ok()) {
+      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+    }
+    for (; cursor->valid(); cursor->next()) {
+      CountRowForCancel(frame_.env);
+      state.primary_key = cursor->key();
+      if (full_matched_.count(std::string(state.primary_key)) != 0) continue;
+      Decode(level, state, cursor->value());
+      if (!Filters(level.where)) continue;
+      if (!Level(2, on_row)) return false;
+    }
+    return true;
   }
 
   void Decode(const ScanLevel& level, LevelState& state, std::string_view row,
@@ -492,6 +522,7 @@ class Scanner {
           Decode(level, state, row);
           if (Filters(level.on)) {
             matched = true;
+            if (level.full_join) full_matched_.emplace(state.primary_key);
             if (NonKeyFilters(level) && !Level(level_idx + 1, on_row)) return false;  // exact key
           }
         }
@@ -539,6 +570,7 @@ class Scanner {
       Decode(level, state, row, exact_range);
       if (!Filters(level.on)) continue;
       *matched = true;
+      if (level.full_join) full_matched_.emplace(state.primary_key);
       // The range is the exact key prefix of the equality bounds (BuildRange,
       // InList): every row in it passes them, and the range bounds that
       // BuildRange made exact.
@@ -626,6 +658,7 @@ class Scanner {
       Decode(level, state, state.in_rows[idx]);
       if (!Filters(level.on)) continue;
       *matched = true;
+      if (level.full_join) full_matched_.emplace(state.primary_key);
       if (!NonKeyFilters(level)) continue;  // every key was exact
       if (!Level(level_idx + 1, on_row)) return false;
     }
@@ -700,6 +733,8 @@ class Scanner {
   std::vector<LevelState>& states_;
   Frame frame_;
   int batched_level_ = -1;            // BatchedLookupLevel(plan_)
+  // The keys of level 1's rows that a row of level 0 matched (FULL JOIN).
+  std::unordered_set<std::string> full_matched_;
   std::vector<uint32_t>& saved_slots_;  // the slots of the levels before it
   LookupBatch& batch_;
 };
@@ -1200,8 +1235,10 @@ bool MarkScanReads(const SelectPlan& plan, std::vector<bool>* read, int skip_ran
       if (!mark(filter)) return false;
     }
     for (size_t filter_idx = 0; filter_idx < level.where.size(); ++filter_idx) {
-      if (level.where_is_key[filter_idx]) continue;
-      if (skip_range && level.where_range_bound[filter_idx] != 0) continue;
+      // A FULL JOIN's unmatched rows are found by no key: Unmatched
+      // evaluates every filter.
+      if (level.where_is_key[filter_idx] && !level.full_join) continue;
+      if (skip_range && level.where_range_bound[filter_idx] != 0 && !level.full_join) continue;
       if (!mark(level.where[filter_idx])) return false;
     }
   }

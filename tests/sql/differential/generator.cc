@@ -495,8 +495,13 @@ std::vector<Step> Gen::Union() {
   } else if (wrap < 5) {
     sql = "SELECT * FROM (" + sql + ") AS u";
   } else if (wrap < 6 && width == 1 && !text[0]) {
+    // The operand may not fail either: PostgreSQL does not evaluate it
+    // against an empty subquery, solo does.
     const Scope scope = ScopeOf(Tables()[0], "");
-    return {{"SELECT id FROM t1 WHERE " + Num(scope, 0) + " IN (" + sql + ") ORDER BY id", true}};
+    ++no_fail_depth_;
+    const std::string operand = Num(scope, 0);
+    --no_fail_depth_;
+    return {{"SELECT id FROM t1 WHERE " + operand + " IN (" + sql + ") ORDER BY id", true}};
   }
   if (rng_.Chance(50)) return {{sql + OrderByAll(width) + LimitOffset(), true}};
   return {{sql, false}};
@@ -655,7 +660,7 @@ std::vector<Step> Gen::Join() {
                                                "t1.b = t2.x", "t1.a = t2.k1 AND t1.s = t2.k2"};
   std::string from;
   bool third_joined = false;
-  switch (rng_.Below(6)) {
+  switch (rng_.Below(7)) {
     case 0:
       from = "t1 JOIN t2 ON " + rng_.Pick(kOn);
       break;
@@ -676,6 +681,14 @@ std::vector<Step> Gen::Join() {
     case 4:
       third_joined = true;
       from = "t1 JOIN t2 ON " + rng_.Pick(kOn) + " LEFT JOIN t3 ON t3.g = t2.x";
+      break;
+    case 5:
+      // Both sides may be NULL; an ON filter on either side only decides the match.
+      from =
+          "t1 FULL " + std::string(rng_.Chance(50) ? "OUTER " : "") + "JOIN t2 ON " +
+          rng_.Pick(kOn) +
+          (rng_.Chance(30) ? " AND " + Pred(rng_.Chance(50) ? second : ScopeOf(tables[0], "t1"), 2)
+                           : "");
       break;
     default:
       third_joined = true;

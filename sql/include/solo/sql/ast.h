@@ -287,11 +287,10 @@ struct SubqueryTableRef : TableRef {
   Identifier alias;  // required by PostgreSQL, so by us
 };
 
-enum class JoinType : uint8_t { kInner, kLeft, kRight, kCross };
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross };
 
-// left [INNER] JOIN right ON condition | left LEFT [OUTER] JOIN right ON
-// condition | left RIGHT [OUTER] JOIN right ON condition | left CROSS JOIN
-// right. Comma joins are not JoinTableRefs: they
+// left [INNER] JOIN right ON condition | left {LEFT | RIGHT | FULL} [OUTER]
+// JOIN right ON condition | left CROSS JOIN right. Comma joins are not JoinTableRefs: they
 // are the separate items of SelectStmt::from.
 struct JoinTableRef : TableRef {
   static constexpr TableRefKind kKind = TableRefKind::kJoin;
