@@ -45,6 +45,17 @@ void TreeWriter::discard(Node* node) {
 }
 
 void btree_make_path_writable(TreeState* tree, TreeWriter* writer, TreePath* path) {
+  // A node made in this generation hangs only under nodes made in it too
+  // (an older node's links are frozen, invariant 2): with the leaf writable
+  // the whole path is, as for the rows of a leaf patched one after another.
+  if (path->depth > 0 && path->node[path->depth - 1]->gen_ == writer->gen()) {
+#ifndef NDEBUG
+    for (int level = 0; level < path->depth; ++level) {
+      SOLO_ASSERT(path->node[level]->gen_ == writer->gen());
+    }
+#endif
+    return;
+  }
   for (int level = 0; level < path->depth; ++level) {
     Node* node = path->node[level];
     Node* copy = writer->writable(node);

@@ -611,10 +611,16 @@ void DbImpl::tree_load(TreeId tree, const TreeState& built) {
 }
 
 Record* DbImpl::make_record(std::string_view row) {
-  uint32_t bytes = Record::alloc_bytes(static_cast<uint32_t>(row.size()));
-  Record* record = static_cast<Record*>(pool_.allocate(bytes));
-  record->set_header(cur_gen_, static_cast<uint32_t>(row.size()));
+  Record* record = new_record(static_cast<uint32_t>(row.size()));
   std::memcpy(record->data(), row.data(), row.size());
+  return record;
+}
+
+Record* DbImpl::new_record(uint32_t size) {
+  SOLO_ASSERT(size <= Record::kMaxSize);
+  uint32_t bytes = Record::alloc_bytes(size);
+  Record* record = static_cast<Record*>(pool_.allocate(bytes));
+  record->set_header(cur_gen_, size);
   created_.push_back(record);
   record_bytes_ += bytes;
   return record;

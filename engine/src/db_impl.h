@@ -116,6 +116,11 @@ class DbImpl {
   void tree_load(TreeId tree, const TreeState& built);
   // A new record holding `row`, made in the current generation.
   Record* make_record(std::string_view row);
+  // A new record of `size` bytes (<= kMaxRowBytes), made in the current
+  // generation, whose bytes the caller writes before it goes into a tree
+  // (which must be in this transaction: like make_record's, it is freed by
+  // a rollback and kept by a commit).
+  Record* new_record(uint32_t size);
   // `record` left the tree in this transaction; it is released at commit.
   void displace(Record* record, TreeId tree) { displaced_.push_back({record, tree}); }
   // The node writer, labelled with the tree about to be changed.

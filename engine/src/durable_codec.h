@@ -68,10 +68,34 @@ inline char* write_u32(char* dst, uint32_t value) {
   std::memcpy(dst, &value, 4);  // x86-64: little-endian
   return dst + 4;
 }
+// Copies `size` bytes to `dst` (not overlapping `src`). Up to 16 bytes
+// (a key, a column's value) in two loads and two stores, which may overlap:
+// a memcpy call of a size not known here costs more than such a copy.
+inline char* write_raw(char* dst, const char* src, size_t size) {
+  if (size >= 8 && size <= 16) {
+    uint64_t head;
+    uint64_t tail;
+    std::memcpy(&head, src, 8);
+    std::memcpy(&tail, src + size - 8, 8);
+    std::memcpy(dst, &head, 8);
+    std::memcpy(dst + size - 8, &tail, 8);
+  } else if (size >= 4 && size < 8) {
+    uint32_t head;
+    uint32_t tail;
+    std::memcpy(&head, src, 4);
+    std::memcpy(&tail, src + size - 4, 4);
+    std::memcpy(dst, &head, 4);
+    std::memcpy(dst + size - 4, &tail, 4);
+  } else if (size < 4) {
+    for (size_t byte_idx = 0; byte_idx < size; ++byte_idx) dst[byte_idx] = src[byte_idx];
+  } else {
+    std::memcpy(dst, src, size);
+  }
+  return dst + size;
+}
 inline char* write_bytes(char* dst, std::string_view bytes) {
   dst = write_varint(dst, bytes.size());
-  std::memcpy(dst, bytes.data(), bytes.size());
-  return dst + bytes.size();
+  return write_raw(dst, bytes.data(), bytes.size());
 }
 
 // A cursor over untrusted bytes. Every get_* returns false (and sets failed)

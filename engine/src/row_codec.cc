@@ -335,10 +335,15 @@ void append_value(const ColumnDef& column, const Value& value, std::string* out)
   write_value(column, value, out->data() + at);
 }
 
-void set_null_bit(std::string* out, uint32_t column, bool null) {
+// Sets or clears `column`'s bit in the NULL bitmap at the start of `row`.
+void set_null_bit_at(char* row, uint32_t column, bool null) {
   auto bit = static_cast<char>(1 << (column % 8));
-  char& byte = (*out)[column / 8];
+  char& byte = row[column / 8];
   byte = static_cast<char>(null ? (byte | bit) : (byte & ~bit));
+}
+
+void set_null_bit(std::string* out, uint32_t column, bool null) {
+  set_null_bit_at(out->data(), column, null);
 }
 
 }  // namespace
@@ -639,33 +644,86 @@ bool append_column_patch(const TableSchema& schema, std::string_view old_row,
   return true;
 }
 
-Status patch_row_spans(const TableSchema& schema, std::string_view row,
-                       std::span<const uint32_t> columns, std::span<const Value> values,
-                       std::string* out, std::vector<PatchedColumn>* spans,
-                       const ColumnView* decoded) {
+namespace {
+
+// A patch's place in patch order: its column, and its index in the caller's
+// lists.
+struct PatchOrder {
+  uint32_t column;
+  uint32_t patch;
+};
+
+// Room for the patches in column order: inline for the few that callers pass.
+class PatchOrderBuffer {
+ public:
+  explicit PatchOrderBuffer(size_t count) {
+    if (count > kInline) {
+      heap_.resize(count);
+      data_ = heap_.data();
+    }
+  }
+  PatchOrderBuffer(const PatchOrderBuffer&) = delete;
+  PatchOrderBuffer& operator=(const PatchOrderBuffer&) = delete;
+  PatchOrder* data() { return data_; }
+
+ private:
+  static constexpr size_t kInline = 16;
+  PatchOrder inline_[kInline];  // not value-initialized: only those in use are read
+  std::vector<PatchOrder> heap_;
+  PatchOrder* data_ = inline_;
+};
+
+// Checks each patch (column in range, value fits its column) and puts them
+// in `order` in ascending column order, the last assignment of a column
+// winning (callers pass each once; few, so an insertion sort).
+// on_checked(column, value) sees every patch once checked, winner or not.
+// *patches: the columns patched; *repeated: whether a column came twice.
+template <class OnChecked>
+[[gnu::always_inline]] inline Status order_patches(const TableSchema& schema,
+                                                   std::span<const uint32_t> columns,
+                                                   std::span<const Value> values, PatchOrder* order,
+                                                   size_t* patches, bool* repeated,
+                                                   OnChecked&& on_checked) {
+  const size_t column_count = schema.columns.size();
+  size_t used = 0;
+  for (uint32_t patch = 0; patch < columns.size(); ++patch) {
+    uint32_t column = columns[patch];
+    if (column >= column_count) return Status::InvalidArgument("bad column");
+    const Value& value = values[patch];
+    if (!value_fits(schema.columns[column], value)) {
+      return check_value(schema.columns[column], value);
+    }
+    on_checked(column, value);
+    size_t at = used;
+    while (at > 0 && order[at - 1].column > column) at--;
+    if (at > 0 && order[at - 1].column == column) {
+      order[at - 1].patch = patch;
+      *repeated = true;
+      continue;
+    }
+    for (size_t move = used; move > at; --move) order[move] = order[move - 1];
+    order[at] = {column, patch};
+    used++;
+  }
+  *patches = used;
+  return Status::OK();
+}
+
+}  // namespace
+
+Status patch_decoded_row(const TableSchema& schema, std::string_view row,
+                         std::span<const uint32_t> columns, std::span<const Value> values,
+                         const ColumnView* decoded, FunctionRef<char*(size_t)> make,
+                         std::vector<PatchedColumn>* spans) {
   if (spans != nullptr) spans->clear();
-  size_t column_count = schema.columns.size();
-  size_t bitmap = (column_count + 7) / 8;
+  const size_t bitmap = (schema.columns.size() + 7) / 8;
   if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
   if (row.size() < bitmap) return Status::InvalidArgument("row too short");
-  // A row whose columns the caller decoded is in the cache already.
-  if (decoded == nullptr) prefetch_bytes(row);
-  // The patches in ascending column order, the last assignment of a column
-  // winning (callers pass each once); few, so an insertion sort.
-  constexpr size_t kInlinePatches = 16;
-  struct Order {  // not value-initialized: only the first `patches` are read
-    uint32_t first;   // column
-    uint32_t second;  // patch
-  };
-  Order inline_order[kInlinePatches];
-  std::vector<Order> heap_order;
-  Order* order = inline_order;
-  if (columns.size() > kInlinePatches) {
-    heap_order.resize(columns.size());
-    order = heap_order.data();
-  }
-  // With `decoded`, the new row's size and whether every value keeps its
-  // column's size are summed in the same pass (a repeated column, which
+  PatchOrderBuffer order_buffer(columns.size());
+  PatchOrder* order = order_buffer.data();
+  // Where each column starts and ends is known: no pass over the row. The
+  // new row's size and whether every value keeps its column's size are
+  // summed in the pass that checks the patches (a repeated column, which
   // callers do not pass, has them summed again below, over the winners).
   size_t size = row.size();
   size_t resized = 0;  // patches whose value changes its column's size
@@ -675,85 +733,90 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
     resized += old_size != new_size;
     size = size - old_size + new_size;
   };
-  bool repeated = false;
   size_t patches = 0;
-  for (uint32_t patch = 0; patch < columns.size(); ++patch) {
-    uint32_t column = columns[patch];
-    if (column >= column_count) return Status::InvalidArgument("bad column");
-    const Value& value = values[patch];
-    if (!value_fits(schema.columns[column], value)) {
-      return check_value(schema.columns[column], value);
+  bool repeated = false;
+  Status status = order_patches(schema, columns, values, order, &patches, &repeated, account);
+  if (!status.ok()) return status;
+  if (repeated) {
+    size = row.size();
+    resized = 0;
+    for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+      account(order[patch_idx].column, values[order[patch_idx].patch]);
     }
-    if (decoded != nullptr) account(column, value);
-    size_t at = patches;
-    while (at > 0 && order[at - 1].first > column) at--;
-    if (at > 0 && order[at - 1].first == column) {
-      order[at - 1].second = patch;
-      repeated = true;
-      continue;
-    }
-    for (size_t move = patches; move > at; --move) order[move] = order[move - 1];
-    order[at] = {column, patch};
-    patches++;
   }
-  if (decoded != nullptr) {
-    // Where each column starts and ends is known: no pass over the row. The
-    // new row's size is known (summed above), so one resize and the runs and
-    // values written in place.
-    if (repeated) {
-      size = row.size();
-      resized = 0;
-      for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-        account(order[patch_idx].first, values[order[patch_idx].second]);
-      }
-    }
+  if (size > kMaxRowBytes) return Status::InvalidArgument("row too large");
+  // Every check is behind us: the memory is asked for once, the size known,
+  // and the runs and values written into it.
+  char* base = make(size);
+  if (resized == 0) {
     // Every new value as long as the old one (a counter, a balance, a date
     // over a date: TPC-C's every stock and customer patch): the row is
     // copied whole and the values written over the old ones in place.
-    const bool same_sizes = resized == 0;
-    if (size > kMaxRowBytes) return Status::InvalidArgument("row too large");
-    if (same_sizes) {
-      out->assign(row);
-      char* base = out->data();
-      for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-        const uint32_t column = order[patch_idx].first;
-        const Value& value = values[order[patch_idx].second];
-        const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
-        set_null_bit(out, column, value.is_null());
-        char* end = value.is_null() ? base + column_start
-                                    : write_value(schema.columns[column], value, base + column_start);
-        SOLO_ASSERT(end == base + decoded[column].end);
-        if (spans != nullptr) {
-          spans->push_back(PatchedColumn{column, static_cast<uint32_t>(column_start),
-                                         static_cast<uint32_t>(end - base), value.is_null()});
-        }
-      }
-      return Status::OK();
-    }
-    out->resize(size);
-    char* base = out->data();
-    std::memcpy(base, row.data(), bitmap);
-    char* dst = base + bitmap;
-    size_t run_start = bitmap;
+    std::memcpy(base, row.data(), size);
     for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-      const uint32_t column = order[patch_idx].first;
-      const Value& value = values[order[patch_idx].second];
+      const uint32_t column = order[patch_idx].column;
+      const Value& value = values[order[patch_idx].patch];
       const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
-      std::memcpy(dst, row.data() + run_start, column_start - run_start);
-      dst += column_start - run_start;
-      run_start = decoded[column].end;
-      set_null_bit(out, column, value.is_null());
-      char* value_start = dst;
-      if (!value.is_null()) dst = write_value(schema.columns[column], value, dst);
+      set_null_bit_at(base, column, value.is_null());
+      char* end = value.is_null() ? base + column_start
+                                  : write_value(schema.columns[column], value, base + column_start);
+      SOLO_ASSERT(end == base + decoded[column].end);
       if (spans != nullptr) {
-        spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start - base),
-                                       static_cast<uint32_t>(dst - base), value.is_null()});
+        spans->push_back(PatchedColumn{column, static_cast<uint32_t>(column_start),
+                                       static_cast<uint32_t>(end - base), value.is_null()});
       }
     }
-    std::memcpy(dst, row.data() + run_start, row.size() - run_start);
-    SOLO_ASSERT(dst + (row.size() - run_start) == base + size);
     return Status::OK();
   }
+  std::memcpy(base, row.data(), bitmap);
+  char* dst = base + bitmap;
+  size_t run_start = bitmap;
+  for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
+    const uint32_t column = order[patch_idx].column;
+    const Value& value = values[order[patch_idx].patch];
+    const size_t column_start = column == 0 ? bitmap : decoded[column - 1].end;
+    std::memcpy(dst, row.data() + run_start, column_start - run_start);
+    dst += column_start - run_start;
+    run_start = decoded[column].end;
+    set_null_bit_at(base, column, value.is_null());
+    char* value_start = dst;
+    if (!value.is_null()) dst = write_value(schema.columns[column], value, dst);
+    if (spans != nullptr) {
+      spans->push_back(PatchedColumn{column, static_cast<uint32_t>(value_start - base),
+                                     static_cast<uint32_t>(dst - base), value.is_null()});
+    }
+  }
+  std::memcpy(dst, row.data() + run_start, row.size() - run_start);
+  SOLO_ASSERT(dst + (row.size() - run_start) == base + size);
+  return Status::OK();
+}
+
+Status patch_row_spans(const TableSchema& schema, std::string_view row,
+                       std::span<const uint32_t> columns, std::span<const Value> values,
+                       std::string* out, std::vector<PatchedColumn>* spans,
+                       const ColumnView* decoded) {
+  if (decoded != nullptr) {
+    return patch_decoded_row(
+        schema, row, columns, values, decoded,
+        [out](size_t size) {
+          out->resize(size);
+          return out->data();
+        },
+        spans);
+  }
+  if (spans != nullptr) spans->clear();
+  const size_t column_count = schema.columns.size();
+  const size_t bitmap = (column_count + 7) / 8;
+  if (columns.size() != values.size()) return Status::InvalidArgument("columns and values differ");
+  if (row.size() < bitmap) return Status::InvalidArgument("row too short");
+  prefetch_bytes(row);
+  PatchOrderBuffer order_buffer(columns.size());
+  PatchOrder* order = order_buffer.data();
+  size_t patches = 0;
+  bool repeated = false;
+  Status status = order_patches(schema, columns, values, order, &patches, &repeated,
+                                [](uint32_t, const Value&) {});
+  if (!status.ok()) return status;
   // The row's bytes between patched columns are copied a run at a time.
   out->assign(row.data(), bitmap);
   size_t pos = bitmap;
@@ -768,8 +831,8 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
     return true;
   };
   for (size_t patch_idx = 0; patch_idx < patches; ++patch_idx) {
-    const uint32_t column = order[patch_idx].first;
-    const Value& value = values[order[patch_idx].second];
+    const uint32_t column = order[patch_idx].column;
+    const Value& value = values[order[patch_idx].patch];
     if (!skip_to(column)) return Status::InvalidArgument("row too short");
     out->append(row.data() + run_start, pos - run_start);
     if (!skip_to(column + 1)) return Status::InvalidArgument("row too short");
@@ -803,8 +866,7 @@ char* write_spans_column_patch(char* dst, std::string_view row,
   for (const PatchedColumn& span : spans) {
     dst = write_varint(dst, span.column);
     *dst++ = span.null ? '\1' : '\0';
-    std::memcpy(dst, row.data() + span.start, span.end - span.start);
-    dst += span.end - span.start;
+    dst = write_raw(dst, row.data() + span.start, span.end - span.start);
   }
   return dst;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solo/codec.h"
+#include "solo/function_ref.h"
 #include "solo/schema.h"
 #include "solo/status.h"
 
@@ -49,6 +50,17 @@ Status patch_row_spans(const TableSchema& schema, std::string_view row,
                        std::span<const uint32_t> columns, std::span<const Value> values,
                        std::string* out, std::vector<PatchedColumn>* spans,
                        const ColumnView* decoded = nullptr);
+
+// patch_row_spans for a row whose every column the caller decoded
+// (`decoded`, as decode_row_view gave them; no pass over the row), that
+// writes the new row where the caller wants it: every patch is checked and
+// the new row measured first, then make(size) is called once and must
+// return `size` writable bytes, which are then written whole. On failure
+// make is not called. *spans as patch_row_spans' (replaced).
+Status patch_decoded_row(const TableSchema& schema, std::string_view row,
+                         std::span<const uint32_t> columns, std::span<const Value> values,
+                         const ColumnView* decoded, FunctionRef<char*(size_t)> make,
+                         std::vector<PatchedColumn>* spans);
 
 // append_listed_column_patch for the columns patch_row_spans patched into
 // `row`, from their spans: no pass over the row. Returns false (with *out

@@ -420,7 +420,6 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
   internal::TreePath* found = find_row(db_, table, key, &local, &old_record);
   if (found == nullptr) return Status::NotFound("no row with that key in " + info->schema.name);
   internal::TreePath& path = *found;
-  std::string& row = db_->row_buffer_;
   const std::string_view old_row = old_record->view();
   // The caller's decoding serves only if it is of these very bytes, whole.
   const bool known = decoded != nullptr && decoded->row.data() == old_row.data() &&
@@ -428,10 +427,24 @@ Status WriteTxn::patch_columns(TableId table, std::string_view key,
                      !decoded->columns.empty() &&
                      decoded->columns.size() == info->schema.columns.size() &&
                      decoded->columns.back().end == old_row.size();
-  status = internal::patch_row_spans(info->schema, old_row, columns, values, &row,
-                                     &db_->patch_spans_, known ? decoded->columns.data() : nullptr);
-  if (!status.ok()) return status;
-  internal::Record* record = db_->make_record(row);
+  internal::Record* record = nullptr;
+  if (known) {
+    // Written straight into the new record: no copy of the row in between.
+    status = internal::patch_decoded_row(
+        info->schema, old_row, columns, values, decoded->columns.data(),
+        [&record, this](size_t size) {
+          record = db_->new_record(static_cast<uint32_t>(size));
+          return record->data();
+        },
+        &db_->patch_spans_);
+    if (!status.ok()) return status;
+  } else {
+    std::string& row = db_->row_buffer_;
+    status =
+        internal::patch_row_spans(info->schema, old_row, columns, values, &row, &db_->patch_spans_);
+    if (!status.ok()) return status;
+    record = db_->make_record(row);
+  }
   db_->tree_patch_at(table, key, &path, record, info->schema, columns, db_->patch_spans_);
   db_->set_leaf_finger(table, path);
   db_->displace(old_record, table);

@@ -779,6 +779,82 @@ TEST_CASE("patches whose values keep every size overwrite the row in place") {
   REQUIRE(got == want);
 }
 
+TEST_CASE("write_raw copies every size exactly, the short ones without memcpy") {
+  // Sizes around each of its paths (bytes, 4-8 and 8-16 with overlapping
+  // loads and stores, memcpy): every byte copied, none written past the end.
+  std::string source(64, '\0');
+  for (size_t idx = 0; idx < source.size(); ++idx) source[idx] = static_cast<char>(idx * 7 + 1);
+  for (size_t size = 0; size <= 40; ++size) {
+    std::string target(size + 16, '#');
+    char* end = internal::write_raw(target.data() + 8, source.data() + 3, size);
+    REQUIRE(end == target.data() + 8 + size);
+    REQUIRE(target.substr(0, 8) == std::string(8, '#'));
+    REQUIRE(target.substr(8, size) == source.substr(3, size));
+    REQUIRE(target.substr(8 + size) == std::string(8, '#'));
+  }
+}
+
+TEST_CASE("patch_decoded_row asks once for the new row's bytes and writes them all") {
+  // WriteTxn::patch_columns writes the patched row straight into a new
+  // record: make(size) must be called once, with the new row's size, only
+  // after every check passed, and every byte it returned must be written.
+  TableSchema schema = all_types();
+  Row row = {Value::Int(5),       Value::Null(),          Value::Int(-7),       Value::Int(12345),
+             Value::String("ab"), Value::String("hello"), Value::String("xyz"), Value::Int(1),
+             Value::Double(0.5),  Value::Int(9)};
+  std::string bytes;
+  REQUIRE(encode_row(schema, row, &bytes).ok());
+  std::vector<ColumnView> views(schema.columns.size());
+  REQUIRE(decode_row_view(schema, bytes, views).ok());
+  struct Case {
+    std::vector<uint32_t> columns;
+    std::vector<Value> values;
+  };
+  const Case cases[] = {
+      {{3}, {Value::Int(54321)}},                                    // same size: copied whole
+      {{6, 0}, {Value::String("a longer string"), Value::Int(-1)}},  // longer: runs copied
+      {{5, 1}, {Value::Null(), Value::Int(4)}},                      // NULL in, NULL out
+  };
+  for (const Case& patch : cases) {
+    Row expected = row;
+    for (size_t idx = 0; idx < patch.columns.size(); ++idx) {
+      expected[patch.columns[idx]] = patch.values[idx];
+    }
+    std::string want;
+    REQUIRE(encode_row(schema, expected, &want).ok());
+    std::string buffer;
+    int calls = 0;
+    std::vector<internal::PatchedColumn> spans;
+    REQUIRE(internal::patch_decoded_row(
+                schema, bytes, patch.columns, patch.values, views.data(),
+                [&](size_t size) {
+                  ++calls;
+                  buffer.assign(size, '\xAA');  // no byte left as it was
+                  return buffer.data();
+                },
+                &spans)
+                .ok());
+    REQUIRE(calls == 1);
+    REQUIRE(buffer == want);
+    REQUIRE(spans.size() == patch.columns.size());
+  }
+  // A refused value: nothing is asked for.
+  int calls = 0;
+  const uint32_t column[1] = {0};
+  const Value too_big[1] = {Value::Int(1 << 20)};  // a SMALLINT
+  std::vector<internal::PatchedColumn> spans;
+  Status status = internal::patch_decoded_row(
+      schema, bytes, column, too_big, views.data(),
+      [&](size_t) -> char* {
+        ++calls;
+        return nullptr;
+      },
+      &spans);
+  REQUIRE_FALSE(status.ok());
+  REQUIRE(calls == 0);
+  REQUIRE(spans.empty());
+}
+
 TEST_CASE("patch_row equals decode, change, encode_row") {
   TableSchema schema = all_types();
   Row row = {Value::Int(5),        Value::Null(),          Value::Int(-7),
