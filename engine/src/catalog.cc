@@ -16,14 +16,6 @@ const IndexInfo* Catalog::find_index(std::string_view name) const {
   return nullptr;
 }
 
-const TableInfo* Catalog::table(TreeId id) const {
-  return id < entries_.size() ? entries_[id].table.get() : nullptr;
-}
-
-const IndexInfo* Catalog::index(TreeId id) const {
-  return id < entries_.size() ? entries_[id].index.get() : nullptr;
-}
-
 std::vector<const TableInfo*> Catalog::tables() const {
   std::vector<const TableInfo*> result;
   for (const Entry& entry : entries_) {

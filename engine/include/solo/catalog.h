@@ -46,9 +46,14 @@ class Catalog {
   const TableInfo* find_table(std::string_view name) const;
   const IndexInfo* find_index(std::string_view name) const;
 
-  // Returns nullptr if `id` is not a table (an index).
-  const TableInfo* table(TreeId id) const;
-  const IndexInfo* index(TreeId id) const;
+  // Returns nullptr if `id` is not a table (an index). Inline: every
+  // WriteTxn call starts with one (a patch, an insert, a get_for_update).
+  const TableInfo* table(TreeId id) const {
+    return id < entries_.size() ? entries_[id].table.get() : nullptr;
+  }
+  const IndexInfo* index(TreeId id) const {
+    return id < entries_.size() ? entries_[id].index.get() : nullptr;
+  }
 
   // Number of trees (tables plus indexes); ids are 0 .. tree_count()-1.
   uint32_t tree_count() const { return static_cast<uint32_t>(entries_.size()); }
