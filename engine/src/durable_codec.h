@@ -68,24 +68,25 @@ inline char* write_u32(char* dst, uint32_t value) {
   std::memcpy(dst, &value, 4);  // x86-64: little-endian
   return dst + 4;
 }
+// Copies `size` bytes, sizeof(Word) <= size <= 2 * sizeof(Word), as the
+// first and the last Word (which may overlap): two loads and two stores.
+template <typename Word>
+inline void copy_head_tail(char* dst, const char* src, size_t size) {
+  Word head;
+  Word tail;
+  std::memcpy(&head, src, sizeof(Word));
+  std::memcpy(&tail, src + size - sizeof(Word), sizeof(Word));
+  std::memcpy(dst, &head, sizeof(Word));
+  std::memcpy(dst + size - sizeof(Word), &tail, sizeof(Word));
+}
 // Copies `size` bytes to `dst` (not overlapping `src`). Up to 16 bytes
 // (a key, a column's value) in two loads and two stores, which may overlap:
 // a memcpy call of a size not known here costs more than such a copy.
 inline char* write_raw(char* dst, const char* src, size_t size) {
   if (size >= 8 && size <= 16) {
-    uint64_t head;
-    uint64_t tail;
-    std::memcpy(&head, src, 8);
-    std::memcpy(&tail, src + size - 8, 8);
-    std::memcpy(dst, &head, 8);
-    std::memcpy(dst + size - 8, &tail, 8);
+    copy_head_tail<uint64_t>(dst, src, size);
   } else if (size >= 4 && size < 8) {
-    uint32_t head;
-    uint32_t tail;
-    std::memcpy(&head, src, 4);
-    std::memcpy(&tail, src + size - 4, 4);
-    std::memcpy(dst, &head, 4);
-    std::memcpy(dst + size - 4, &tail, 4);
+    copy_head_tail<uint32_t>(dst, src, size);
   } else if (size < 4) {
     for (size_t byte_idx = 0; byte_idx < size; ++byte_idx) dst[byte_idx] = src[byte_idx];
   } else {

@@ -186,24 +186,17 @@ TableRefPtr Parser::ParseTableRef() {
       type = JoinType::kInner;
       Advance();
       ExpectKeyword(Keyword::kJoin);
-    } else if (IsKeyword(Keyword::kLeft)) {
-      type = JoinType::kLeft;
+    } else if (IsKeyword(Keyword::kLeft) || IsKeyword(Keyword::kRight) ||
+               IsKeyword(Keyword::kFull)) {
+      type = IsKeyword(Keyword::kLeft)    ? JoinType::kLeft
+             : IsKeyword(Keyword::kRight) ? JoinType::kRight
+                                          : JoinType::kFull;
       Advance();
       AcceptKeyword(Keyword::kOuter);
       ExpectKeyword(Keyword::kJoin);
     } else if (IsKeyword(Keyword::kCross)) {
       type = JoinType::kCross;
       Advance();
-      ExpectKeyword(Keyword::kJoin);
-    } else if (IsKeyword(Keyword::kRight)) {
-      type = JoinType::kRight;
-      Advance();
-      AcceptKeyword(Keyword::kOuter);
-      ExpectKeyword(Keyword::kJoin);
-    } else if (IsKeyword(Keyword::kFull)) {
-      type = JoinType::kFull;
-      Advance();
-      AcceptKeyword(Keyword::kOuter);
       ExpectKeyword(Keyword::kJoin);
     } else {
       break;
