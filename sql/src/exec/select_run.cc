@@ -319,8 +319,10 @@ class Scanner {
       if (!EvalPredicate(*filter, frame_)) return;
     }
     if (batched_level_ < 0) {
-      full_matched_.clear();
-      if (Level(0, on_row)) Unmatched(on_row);
+      // A FULL JOIN's level 1 is not batched (a LEFT JOIN's is not).
+      if (Level(0, on_row) && plan_.levels.size() == 2 && plan_.levels[1].full_join) {
+        Unmatched(on_row);
+      }
       return;
     }
     bool more = false;
@@ -353,7 +355,6 @@ class Scanner {
   // passes, `a.x > 5` does not). False when on_row stopped the scan.
   template <class F>
   bool Unmatched(F& on_row) {
-    if (plan_.levels.size() != 2 || !plan_.levels[1].full_join) return true;
     const ScanLevel& outer = plan_.levels[0];
     const ScanLevel& level = plan_.levels[1];
     LevelState& state = states_[1];
@@ -733,7 +734,8 @@ class Scanner {
   std::vector<LevelState>& states_;
   Frame frame_;
   int batched_level_ = -1;            // BatchedLookupLevel(plan_)
-  // The keys of level 1's rows that a row of level 0 matched (FULL JOIN).
+  // The keys of level 1's rows that a row of level 0 matched (FULL JOIN;
+  // a Scanner runs once, so it starts empty).
   std::unordered_set<std::string> full_matched_;
   std::vector<uint32_t>& saved_slots_;  // the slots of the levels before it
   LookupBatch& batch_;
