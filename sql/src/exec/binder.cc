@@ -884,6 +884,15 @@ class Binder {
 };
 
 // 42712 when a FROM item of this level before it is already called `alias`.
+// A FULL JOIN other than two FROM items alone in FROM, the second a table
+// (ScanLevel::full_join): 0A000.
+[[noreturn]] void FullJoinUnsupported(SourcePos pos) {
+  ThrowSql(SqlState::kFeatureNotSupported,
+           "FULL JOIN is supported only between two FROM items, the second a table, and alone "
+           "in FROM",
+           pos);
+}
+
 void CheckAliasFree(const std::vector<FromItem>& items, const std::string& alias, SourcePos pos) {
   for (const FromItem& other : items) {
     if (other.alias == alias) {
@@ -973,12 +982,10 @@ void Binder::AddFromItem(const TableRef& ref, std::vector<FromItem>* items, uint
                     items->begin() + static_cast<ptrdiff_t>(first_right), items->end());
         first_right = items->size() - 1;
       }
+      // Two FROM items, the second a table; alone in FROM: BindSelectBody.
       if (join.type == JoinType::kFull && (first_left != 0 || first_right != 1 ||
                                            items->size() != 2 || items->back().table == nullptr)) {
-        ThrowSql(SqlState::kFeatureNotSupported,
-                 "FULL JOIN is supported only between two FROM items, the second a table, and "
-                 "alone in FROM",
-                 join.pos);
+        FullJoinUnsupported(join.pos);
       }
       if (join.type == JoinType::kLeft || join.type == JoinType::kRight ||
           join.type == JoinType::kFull) {
@@ -1836,12 +1843,7 @@ std::unique_ptr<SelectPlan> Binder::BindSelectBody(const SelectStmt& select, Sco
   for (const TableRefPtr& ref : select.from) AddFromItem(*ref, &items, &slots, &where_parts, outer);
   const bool full_join =
       std::any_of(items.begin(), items.end(), [](const FromItem& item) { return item.full_join; });
-  if (full_join && items.size() != 2) {
-    ThrowSql(SqlState::kFeatureNotSupported,
-             "FULL JOIN is supported only between two FROM items, the second a table, and "
-             "alone in FROM",
-             select.pos);
-  }
+  if (full_join && items.size() != 2) FullJoinUnsupported(select.pos);
   if (items.size() > 64) {
     ThrowSql(SqlState::kProgramLimitExceeded, "at most 64 tables in one FROM", select.pos);
   }

@@ -17,6 +17,13 @@ namespace {
 
 enum class KeyFit { kFits, kNever, kUnusable };
 
+// A level's table or index gone or changed since the plan was made (a scan
+// or a lookup refused): 55000, named.
+[[noreturn, gnu::cold]] void TableChanged(const ScanLevel& level) {
+  ThrowSql(SqlState::kObjectNotInPrerequisiteState,
+           fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+}
+
 // Converts a value for comparison with a key column, exactly.
 KeyFit ToKeyValue(const Value& value, const solo::ColumnDef& column, SourcePos pos, solo::Value* out) {
   if (value.is_null()) return KeyFit::kNever;
@@ -362,8 +369,7 @@ class Scanner {
     if (!Filters(outer.where)) return true;
     solo::Result<Cursor> cursor = frame_.env->view->scan(level.table, KeyRange::All(false));
     if (!cursor.ok()) {
-      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
-               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+      TableChanged(level);
     }
     for (; cursor->valid(); cursor->next()) {
       CountRowForCancel(frame_.env);
@@ -548,8 +554,7 @@ class Scanner {
     bool is_index = level.tree != level.table;
     solo::Result<Cursor> cursor = view.scan(level.tree, state.range);
     if (!cursor.ok()) {
-      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
-               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+      TableChanged(level);
     }
     state.cursor.emplace(std::move(cursor.value()));
     ExecEnv* env = frame_.env;
@@ -650,8 +655,7 @@ class Scanner {
     state.in_key_views.assign(state.in_keys.begin(), state.in_keys.end());
     state.in_rows.assign(state.in_keys.size(), std::string_view());
     if (!view.get_many(level.table, state.in_key_views, state.in_rows).ok()) {
-      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
-               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+      TableChanged(level);
     }
     for (size_t idx = 0; idx < state.in_keys.size(); ++idx) {
       if (state.in_rows[idx].data() == nullptr) continue;  // no such row
@@ -707,8 +711,7 @@ class Scanner {
     batch.key_views.assign(batch.keys.begin(), batch.keys.begin() + static_cast<ptrdiff_t>(count));
     batch.rows.assign(count, std::string_view());
     if (!frame_.env->view->get_many(level.table, batch.key_views, batch.rows).ok()) {
-      ThrowSql(SqlState::kObjectNotInPrerequisiteState,
-               fmt::format("table \"{}\" changed since the statement was prepared", level.name));
+      TableChanged(level);
     }
     size_t width = saved_slots_.size();
     for (size_t entry = 0; entry < count; ++entry) {
